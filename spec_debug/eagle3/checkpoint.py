@@ -29,6 +29,7 @@ from spec_debug.eagle3.config import (
     CheckpointError, DraftConfig, TargetConfig, load_draft_config, load_target_config,
 )
 from spec_debug.eagle3.vocab import configured_draft_vocab
+from spec_debug.probes.hostfiles import described_size, header_problem
 
 if TYPE_CHECKING:  # torch is only needed when tensors are read
     import torch
@@ -77,67 +78,32 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
     if not isinstance(header, dict):
         raise CheckpointError(f"{path}: safetensors header is not a JSON object")
     _check_header_metadata(path, header.get("__metadata__"))
-    end = 0
-    entries = []
-    for name, meta in header.items():
-        if name == "__metadata__":
-            continue
-        try:
-            shape, dtype = [int(n) for n in meta["shape"]], str(meta["dtype"])
-            start, stop = int(meta["data_offsets"][0]), int(meta["data_offsets"][1])
-            end = max(end, stop)
-        except (KeyError, IndexError, TypeError, ValueError):
-            raise CheckpointError(f"{path}: safetensors header entry {name!r} is malformed") from None
-        entries.append((start, stop, name, dtype, shape))
-    _check_header_entries(path, entries)
-    if 8 + length + end > size:
+    problem = header_problem(header)
+    if problem:
+        # safetensors refuses the whole file over one entry ("invalid shape, data type, or
+        # offset for tensor"), which was said as "cannot read d2t" (the first tensor read),
+        # not the entry that is wrong
+        raise CheckpointError(f"{path}: {problem}; {_REFUSED}")
+    described = described_size(length, header)
+    if described > size:
         raise CheckpointError(f"{path}: truncated ({size} bytes, the header describes "
-                              f"{8 + length + end}); copy or download it again")
-    if 8 + length + end < size:
+                              f"{described}); copy or download it again")
+    if described < size:
         # bytes past the last tensor: safetensors refuses the file ("incomplete metadata, file
         # not fully covered": its Metadata::validate wants the data to end where the last
         # tensor does), so speculators and the engines cannot load it either; this said
         # "cannot read d2t (Error while deserializing header: ...)"
-        raise CheckpointError(f"{path}: {size - 8 - length - end} byte(s) past the tensors the "
+        raise CheckpointError(f"{path}: {size - described} byte(s) past the tensors the "
                               f"header describes ({size} bytes, the header describes "
-                              f"{8 + length + end}), which safetensors refuses: a copy "
+                              f"{described}), which safetensors refuses: a copy "
                               "written over a longer file, or appended to; copy or download "
                               "it again")
     return header
 
 
-# Bits per element of each safetensors dtype (huggingface/safetensors safetensors/src/
-# tensor.rs Dtype::bitsize); a name outside it is refused when the header is parsed.
-_DTYPE_BITS = {"BOOL": 8, "U8": 8, "I8": 8, "F8_E5M2": 8, "F8_E4M3": 8, "F8_E8M0": 8,
-               "F8_E4M3FNUZ": 8, "F8_E5M2FNUZ": 8, "F4": 4, "F6_E2M3": 6, "F6_E3M2": 6,
-               "I16": 16, "U16": 16, "F16": 16, "BF16": 16, "I32": 32, "U32": 32, "F32": 32,
-               "C64": 64, "F64": 64, "I64": 64, "U64": 64}
 _REFUSED = ("safetensors refuses the whole file over it, so speculators, vLLM and SGLang "
             "cannot load any tensor of it: a header edited by hand or written by another "
             "writer; copy or download the file again, or save it again")
-
-
-def _check_header_entries(path: Path, entries: list[tuple[int, int, str, str, list[int]]]) -> None:
-    """Each tensor's dtype, shape and byte span agree, and the spans tile the data from byte 0
-    (safetensors tensor.rs Metadata::validate). safetensors refuses the whole file over one
-    entry ("invalid shape, data type, or offset for tensor"), which was said as "cannot read
-    d2t" (the first tensor read), not the entry that is wrong."""
-    expected_start = 0
-    for start, stop, name, dtype, shape in sorted(entries):
-        bits = _DTYPE_BITS.get(dtype)
-        if bits is None:
-            raise CheckpointError(f"{path}: safetensors header entry {name!r} has dtype "
-                                  f"{dtype!r}, which safetensors does not know; {_REFUSED}")
-        if start != expected_start:
-            raise CheckpointError(f"{path}: safetensors header entry {name!r} starts at data "
-                                  f"byte {start}, the tensor before it ends at {expected_start}; "
-                                  f"{_REFUSED}")
-        size = math.prod(shape) * bits / 8
-        if size != stop - start:
-            raise CheckpointError(f"{path}: safetensors header entry {name!r} says {dtype} "
-                                  f"{shape} ({size:g} bytes), its data_offsets span "
-                                  f"{stop - start} bytes; {_REFUSED}")
-        expected_start = stop
 
 
 def _check_header_metadata(path: Path, metadata: Any) -> None:

@@ -4,11 +4,12 @@ names/shapes of its tensors. Stdlib only (runs inside the bundle on any host Pyt
 from __future__ import annotations
 
 import json
+import math
 import os
 import stat
 import struct
 from pathlib import Path
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 # A MoE checkpoint's config.json can be megabytes: ModelOpt MIXED_PRECISION exports name every
@@ -321,27 +322,105 @@ def safetensors_header(path: Path) -> dict[str, Any]:
     if not isinstance(header, dict):
         # JSON, but not a safetensors header (a renamed file of another format)
         raise ValueError(f"{path}: not a safetensors file (its header is no JSON object)")
+    # safetensors refuses the whole file over one entry: none of its tensors is loadable
+    problem = header_problem(header)
+    if problem:
+        raise RefusedHeader(f"{path.name}: {problem}; safetensors refuses the whole file over it "
+                            "(a header edited by hand or written by another writer)")
     header.pop("__metadata__", None)
-    described = 8 + length + _data_end(header)
-    if described != size:
-        raise ValueError(f"{path}: {size} bytes, its header describes {described}")
+    described = described_size(length, header)
+    if described > size:
+        raise RefusedHeader(f"{path.name}: truncated ({size} bytes, its header describes {described}: "
+                            "a copy or download cut short)")
+    if described < size:
+        raise RefusedHeader(f"{path.name}: {size - described} byte(s) past the tensors its header "
+                            f"describes ({size} bytes, the header describes {described}), which "
+                            "safetensors refuses: a copy written over a longer file, or appended to")
     return header
 
 
-def _data_end(header: dict[str, Any]) -> int:
-    """Where the header's last tensor ends in the data (0 for none); an entry without
-    integer data_offsets counts for nothing here (its shapes are listed as they are)."""
+class RefusedHeader(ValueError):
+    """A safetensors file whose header reads, and which safetensors' safe_open refuses; the
+    message says why, after the file's name."""
+
+
+# Bits per element of each safetensors dtype (huggingface/safetensors safetensors/src/
+# tensor.rs Dtype::bitsize); a name outside it is refused when the header is parsed.
+SAFETENSORS_DTYPE_BITS = {
+    "BOOL": 8, "U8": 8, "I8": 8, "F8_E5M2": 8, "F8_E4M3": 8, "F8_E8M0": 8, "F8_E4M3FNUZ": 8,
+    "F8_E5M2FNUZ": 8, "F4": 4, "F6_E2M3": 6, "F6_E3M2": 6, "I16": 16, "U16": 16, "F16": 16,
+    "BF16": 16, "I32": 32, "U32": 32, "F32": 32, "C64": 64, "F64": 64, "I64": 64, "U64": 64}
+
+
+def header_problem(header: dict[str, Any]) -> str | None:
+    """Why safetensors refuses a header's tensor entries, None when it takes them: each entry
+    an object of a known dtype, a shape and two data_offsets that are JSON whole numbers
+    (safetensors/src/tensor.rs TensorInfo, read with serde: "invalid type: floating point
+    `8.0`, expected usize"), whose dtype x shape size is its span, the spans tiling the data
+    from byte 0 without gap or overlap (Metadata::validate: "invalid offset for tensor"); and
+    __metadata__, where there is one, a map of strings. safetensors 0.8.0's safe_open refuses
+    the whole file over one such entry, so vLLM and SGLang load none of its tensors. The size
+    of the file is described_size's."""
+    metadata = header.get("__metadata__")
+    if metadata is not None and not (isinstance(metadata, dict)
+                                     and all(isinstance(v, str) for v in metadata.values())):
+        return "the safetensors header's __metadata__ is not a map of strings"
+    entries = []
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        shape = info.get("shape") if isinstance(info, dict) else None
+        offsets = info.get("data_offsets") if isinstance(info, dict) else None
+        if not (isinstance(shape, list) and all(_whole(n) for n in shape) and isinstance(offsets, list)
+                and len(offsets) == 2 and all(_whole(n) for n in offsets)
+                and isinstance(info.get("dtype"), str)):
+            return (f"safetensors header entry {name!r} is malformed (not {{\"dtype\", \"shape\", "
+                    "\"data_offsets\": [begin, end]}} of whole numbers)")
+        entries.append((offsets[0], offsets[1], name, info["dtype"], shape))
+    expected_start = 0
+    for start, stop, name, dtype, shape in sorted(entries):
+        bits = SAFETENSORS_DTYPE_BITS.get(dtype)
+        if bits is None:
+            return f"safetensors header entry {name!r} has dtype {dtype!r}, which safetensors does not know"
+        if start != expected_start:
+            return (f"safetensors header entry {name!r} starts at data byte {start}, the tensor "
+                    f"before it ends at {expected_start}")
+        size = math.prod(shape) * bits / 8
+        if size != stop - start:
+            return (f"safetensors header entry {name!r} says {dtype} {shape} ({size:g} bytes), its "
+                    f"data_offsets span {stop - start} bytes")
+        expected_start = stop
+    return None
+
+
+def _whole(number: Any) -> bool:
+    """A JSON whole number >= 0 (serde's usize): not 8.0, "8", true or -1."""
+    return isinstance(number, int) and not isinstance(number, bool) and number >= 0
+
+
+def described_size(length: int, header: dict[str, Any]) -> int:
+    """The size of the safetensors file whose header is `length` bytes of JSON reading
+    `header`: the 8-byte length, the header, then the data up to where its last tensor's
+    data_offsets end (0 for none). safetensors opens only a file of exactly this size
+    (safetensors/src/tensor.rs read_metadata, "incomplete metadata, file not fully covered"),
+    so vLLM and SGLang do not either. An entry without whole-number data_offsets counts for
+    nothing here: header_problem, which the listing and eagle3.checkpoint ask first, refuses it."""
     end = 0
     for info in header.values():
         offsets = info.get("data_offsets") if isinstance(info, dict) else None
         if isinstance(offsets, list) and len(offsets) == 2 and isinstance(offsets[1], int):
             end = max(end, offsets[1])
-    return end
+    return 8 + length + end
 
 
 # At most this many tensors are described per model (a draft has a few dozen)
 TENSOR_SHAPES_LIMIT = 400
 
+
+# What the listing says of the weight files safetensors refuses: a draft has one file or a few
+# shards, and a tensor name edited into a header may be long; the probe's JSON stays small
+MAX_REFUSAL_REASONS = 8
+MAX_REFUSAL_CHARS = 400
 
 _SAFETENSORS_INDEX = "model.safetensors.index.json"
 _TORCH_INDEX = "pytorch_model.bin.index.json"
@@ -357,6 +436,12 @@ class WeightListing:
     missing_shards: list[str]
     index_error: str | None
     unreadable_weight_files: list[str]
+    unreadable_reasons: dict[str, str] = field(default_factory=dict)
+    """{file name: why safetensors refuses it}, for the files of unreadable_weight_files
+    whose header reads (RefusedHeader), at most MAX_REFUSAL_REASONS."""
+    unindexed_files: list[str] = field(default_factory=list)
+    """The *.safetensors files listed although the folder's index names none that is here,
+    which vLLM and SGLang therefore do not load (stale_index_refusal)."""
 
 
 def list_weights(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> WeightListing:
@@ -368,10 +453,14 @@ def list_weights(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> WeightLis
     index, problem = config_and_problem(directory, _SAFETENSORS_INDEX)
     files = _weight_files(directory, _shard_names(index))
     shapes: dict[str, list[Any]] = {}
-    unreadable = []
+    unreadable, reasons = [], {}
     for file in files:
         try:
             _add_shapes(shapes, safetensors_header(file), limit)
+        except RefusedHeader as exc:
+            unreadable.append(file.name)
+            if len(reasons) < MAX_REFUSAL_REASONS:
+                reasons[file.name] = str(exc)[:MAX_REFUSAL_CHARS]
         except (OSError, ValueError, struct.error):
             unreadable.append(file.name)
     if files:
@@ -380,8 +469,27 @@ def list_weights(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> WeightLis
         names = _shard_names(read_config(directory, _TORCH_INDEX))
         _add_torch_shapes(shapes, _torch_weight_files(directory, names), limit)
     missing = [name for name in names if not _is_file(directory / name)]
+    unindexed = [file.name for file in files] if names and len(missing) == len(names) else []
     return WeightListing(tensors=shapes, missing_shards=missing if len(missing) < len(names) else [],
-                         index_error=_index_problem(directory, index, problem), unreadable_weight_files=unreadable)
+                         index_error=_index_problem(directory, index, problem), unreadable_weight_files=unreadable,
+                         unreadable_reasons=reasons, unindexed_files=unindexed)
+
+
+def stale_index_refusal(directory: Path, unindexed: list[str]) -> dict[str, str]:
+    """{"message", "hint"} for a folder whose model.safetensors.index.json names no shard that
+    is here, beside safetensors files it does not name: what save_pretrained leaves when a
+    sharded save is saved again unsharded into the same folder (eagle3.checkpoint.stale_index),
+    or a download of the single file beside the index. vLLM and SGLang keep only the files an
+    index names (model_loader/weight_utils.py filter_duplicate_safetensors_files), find none
+    and stop ("Cannot find any model weights with <dir>": vLLM default_loader.py, SGLang
+    loader.py _prepare_weights). The listing read the unnamed files, and the configs step said
+    nothing of a draft no engine starts with (`drafter vocab`, which needs torch, said it)."""
+    files = ", ".join(unindexed[:4]) + (f" and {len(unindexed) - 4} more" if len(unindexed) > 4 else "")
+    return {"message": (f"{directory / _SAFETENSORS_INDEX} names no weight file that is here, and "
+                        f"{files} beside it {'is' if len(unindexed) == 1 else 'are'} not named "
+                        "there: vLLM and SGLang load only the safetensors files an index names, "
+                        f"find none and stop (\"Cannot find any model weights with {directory}\")"),
+            "hint": "delete the stale index (or save the draft again into an empty folder)"}
 
 
 def _add_shapes(shapes: dict[str, list[Any]], header: dict[str, Any], limit: int) -> None:
@@ -492,7 +600,11 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
             info["index_error"] = weights.index_error
         if weights.unreadable_weight_files:
             info["unreadable_weight_files"] = weights.unreadable_weight_files
-        if not weights.tensors:
+        if weights.unreadable_reasons:
+            info["unreadable_weight_reasons"] = weights.unreadable_reasons
+        if weights.unindexed_files and not weights.index_error:
+            info["no_engine_weights"] = stale_index_refusal(directory, weights.unindexed_files)
+        elif not weights.tensors:
             # a folder vLLM and SGLang load no weight file from (an empty save, only a .pth,
             # a Lightning .ckpt, FSDP's DCP shards): the server stops with "Cannot find any
             # model weights", and the configs step compared nothing without a word

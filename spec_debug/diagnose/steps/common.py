@@ -98,7 +98,8 @@ def no_engine_weights_finding(refused: Any, at: Any) -> list[Finding]:
 
 
 def unreadable_weight_files_finding(files: Any, at: Any, said: str | None = None,
-                                    hint: str | None = None) -> list[Finding]:
+                                    hint: str | None = None,
+                                    reasons: dict[str, str] | None = None) -> list[Finding]:
     """SD710 for weight files the engines load whose safetensors header cannot be read (a
     git-lfs pointer, an empty file, a copy cut short): vLLM and SGLang open each with
     safetensors' safe_open (vLLM model_loader/weight_utils.py safetensors_weights_iterator),
@@ -106,16 +107,23 @@ def unreadable_weight_files_finding(files: Any, at: Any, said: str | None = None
     SD004 info line ("not checked"), and the run PASSED over a draft no engine loads. The
     configs step gives it from the folder's listing; the eval and vocab steps from their
     probe's refusal (`said`: the drafter's own message, `hint` its fix, as `git lfs pull` for
-    a pointer) where no configs step ran (drafter_accuracy: an SD003 warning, and PASSED)."""
+    a pointer) where no configs step ran (drafter_accuracy: an SD003 warning, and PASSED).
+    `reasons` are the listing's words for the files whose header reads but is refused (a size
+    other than the header's, an entry safetensors refuses), said as they are: a file longer
+    than its header describes was said as "cut short, a git-lfs pointer"."""
     if not files:
         return []
-    names = ", ".join(str(name) for name in files)
+    reasons = reasons or {}
+    unsaid = [str(name) for name in files if str(name) not in reasons]
     engines = ("vLLM and SGLang open every weight file with safetensors' safe_open and do not "
                "start (\"Error while deserializing header\")")
+    why = [reasons[str(name)] for name in files if str(name) in reasons]
+    if unsaid:
+        why.append(f"the header of {', '.join(unsaid)} cannot be read (a copy or download cut "
+                   "short, a git-lfs pointer, or not a safetensors file)")
     evidence = (f"{said}: {engines}" if said else
-                f"the header of {names} cannot be read (a copy or download cut short, a git-lfs "
-                f"pointer, or not a safetensors file): {engines}; the draft config's shape keys "
-                "and norm flags were not compared with its weights")
+                f"{'; '.join(why)}: {engines}; the draft config's shape keys and norm flags were "
+                "not compared with its weights")
     remediation = ("Copy or download the draft's weight files again (a git-lfs pointer: `git lfs "
                    "pull` in the draft's repository), check that each opens (`python -c \"import "
                    "safetensors; safetensors.safe_open('FILE', 'pt')\"`), then start the server "

@@ -120,6 +120,12 @@ def _unbacked_flags_off(draft_raw: dict[str, Any], weights: list[Finding]) -> di
     return raw
 
 
+def _reasons(raw: Any) -> dict[str, str] | None:
+    if not isinstance(raw, dict):
+        return None
+    return {str(name): str(why) for name, why in raw.items() if isinstance(why, str)} or None
+
+
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     draft, target = host.get("draft") or {}, host.get("target") or {}
     tensors = unwrapped(draft.get("tensors"))
@@ -142,6 +148,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                              "draft_flag_norms": None if missing or unreadable else flag_norms(tensors),
                              "draft_missing_shards": missing or None,
                              "draft_unreadable_weight_files": unreadable or None,
+                             # {file: why safetensors refuses it} of those whose header reads
+                             "draft_unreadable_weight_reasons": _reasons(draft.get("unreadable_weight_reasons")),
                              "draft_index_error": draft.get("index_error"),
                              # the folder holds no weight file vLLM and SGLang load (SD710)
                              "draft_no_engine_weights": draft.get("no_engine_weights"),
@@ -246,7 +254,8 @@ def check(ctx: Any) -> list[Finding]:
                                          "with its weights: its index names shard(s) that are not "
                                          f"here ({', '.join(cfgs['draft_missing_shards'])})",
                                     "every shard the draft's index lists"))
-    findings += unreadable_weight_files_finding(cfgs.get("draft_unreadable_weight_files"), at)
+    findings += unreadable_weight_files_finding(cfgs.get("draft_unreadable_weight_files"), at,
+                                                reasons=cfgs.get("draft_unreadable_weight_reasons"))
     findings += no_engine_weights_finding(cfgs.get("draft_no_engine_weights"), at)
     if cfgs.get("draft_index_error"):
         # vLLM and SGLang read the index's weight_map before any shard (weight_utils.py
