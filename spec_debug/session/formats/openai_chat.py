@@ -1315,15 +1315,20 @@ _CLAUDE_SIDE_SYSTEMS = ("Analyze if this message indicates a new conversation to
                         "Summarize this coding conversation in under 50 characters",
                         "Generate a concise, sentence-case title",
                         "Your task is to process Bash commands that an AI coding agent wants to run",
-                        "Extract any file paths that this command reads or modifies")
+                        "Extract any file paths that this command reads or modifies",
+                        "You are an expert at analyzing git history")
 """The system prompts of the side calls Claude Code makes on its small model beside the conversation,
 after "You are Claude Code, Anthropic's official CLI for Claude." (its only other block): the topic
 check of each prompt (the prompt its one user message, ``{"isNewTopic", "title"}`` back), the
 session's summary and, newer, its title (the conversation written out as a user message), a Bash
-command's prefix and the files it touches (``Command: <the command>``). Through a logging proxy
-each was read as a turn: the summary's text and each command a prompt of the person's, the JSON
-the assistant's words (public proxies route them by these words: the topic prompt as Claude Code's
-cli.js writes it, the title and Bash ones in their lists of Claude Code's auxiliary calls)."""
+command's prefix and the files it touches (``Command: <the command>``), and at start the files the
+welcome screen's example prompts name (``Files modified by user: ...`` from ``git log``, five file
+names back). Through a logging proxy each was read as a turn: the summary's text, each command and
+the git log's counts a prompt of the person's, the JSON and the file names the assistant's words
+(public proxies route them by these words: the topic prompt as Claude Code's cli.js writes it, the
+title and Bash ones in their lists of Claude Code's auxiliary calls; the git history one as a proxy
+logged claude-cli/0.2.107's calls: RavenStorm-bit/claude-code-api-logger ``full-requests-clean.md``,
+requests #4 and #19)."""
 _SIDE_SYSTEM_CHARS = 4096
 """Longer system prompts are no side call's (Claude Code's own, of the conversation, runs to tens of
 thousands of characters): not looked into."""
@@ -1331,12 +1336,26 @@ _CLAUDE_PROBES = ("quota", "Warmup")
 """The one user message of Claude Code's probes: ``quota`` (``max_tokens: 1``, no system prompt) for
 the account's limits at start, and ``Warmup`` for each agent's prompt cache (a proxy's rules to
 answer them itself: sub2api's ``isMaxTokensOneHaikuRequest``, "content exactly equal to Warmup")."""
+_WEB_PAGE = "Web page content:\n---\n"
+_WEB_PAGE_ASK = "\nProvide a concise response based"
+"""How the one user message of WebFetch's call on the small model opens and what its last lines say:
+the page as Markdown between ``---`` lines, the model's question of it, then the guidelines
+(``Provide a concise response based [only] on the content above...``; Claude Code's WebFetch tool,
+``buildSecondaryModelPrompt`` in a reconstruction of 2.1.183's bundle). The tool's result in the
+conversation is that call's answer; read as a turn, the page was a prompt of the person's."""
+_WEB_PAGE_TAIL = 1200
+"""The characters at the end of that message the guidelines sit in (the longer ones run to 560)."""
+
+
+def _is_web_fetch_call(said: str) -> bool:
+    """``said``, a request's one user message, is WebFetch's call on the small model (:data:`_WEB_PAGE`)."""
+    return said.startswith(_WEB_PAGE) and _WEB_PAGE_ASK in said[-_WEB_PAGE_TAIL:]
 
 
 def is_claude_side_call(obj: dict, messages: list) -> bool:
     """``obj``, a logged Messages request (or a proxy's record of one) with ``messages``, is one of
-    Claude Code's side calls (:data:`_CLAUDE_SIDE_SYSTEMS`, :data:`_CLAUDE_PROBES`), no turn of its
-    conversation."""
+    Claude Code's side calls (:data:`_CLAUDE_SIDE_SYSTEMS`, :data:`_CLAUDE_PROBES`, :data:`_WEB_PAGE`),
+    no turn of its conversation."""
     if not messages or not isinstance(first := messages[0], dict):
         return False
     if len(messages) <= 2 and first.get("role") == "user" \
@@ -1345,6 +1364,8 @@ def is_claude_side_call(obj: dict, messages: list) -> bool:
         said = block_text(first.get("content")).strip()
         if said in _CLAUDE_PROBES and (said == "Warmup" or (body := _request_body(obj)) is not None
                                        and body.get("max_tokens") == 1):
+            return True
+        if _is_web_fetch_call(said):
             return True
     if first.get("role") == "system":  # a proxy that logs the Messages call as a chat request
         system = first.get("content")
