@@ -579,6 +579,11 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                 if is_title_call(messages) or is_claude_side_call(obj, messages):
                     aside = True
                     continue  # OpenCode's or Claude Code's side call (a title, ...): no turn of the conversation
+                if (fork := claude_fork_at(messages)) is not None:
+                    # Claude Code's guess at the person's next prompt: the conversation so far is
+                    # read (its last answer may be only here), the question and its guess are not
+                    messages = messages[:fork]
+                    aside = True  # (its answer, saved on the next line)
                 messages = aider_context.without_context(messages)  # aider's own, its map changing
                 at = _longest_head(heads, messages)
                 if at is not None:
@@ -1379,6 +1384,31 @@ def is_claude_side_call(obj: dict, messages: list) -> bool:
         system = block_text(system)
     return isinstance(system, str) and 0 < len(system) <= _SIDE_SYSTEM_CHARS \
         and any(marker in system for marker in _CLAUDE_SIDE_SYSTEMS)
+
+
+SUGGESTION_MODE = "[SUGGESTION MODE"
+"""How the user message opens that Claude Code adds after the conversation so far to guess the
+person's next prompt, the greyed suggestion in its prompt box (``[SUGGESTION MODE: Suggest what the
+user might naturally type next into Claude Code.]``, then its rules; the ``prompt_suggestion`` fork,
+``agent-aprompt_suggestion-*`` in the session's folder: formats.claude_layout). The fork resends the
+whole history on the conversation's model after each answer; through a logging proxy the question
+was read as a prompt of the person's after every answer, the guess (``run the tests``) as the
+assistant's words."""
+
+
+def claude_fork_at(messages: list) -> int | None:
+    """Where in ``messages`` (a request's, its answer maybe after them) Claude Code's suggestion fork
+    adds its question (:data:`SUGGESTION_MODE`), or None: a request of the conversation."""
+    for at in range(len(messages) - 1, max(len(messages) - 3, -1), -1):  # the last user message
+        message = messages[at]
+        if isinstance(message, dict) and message.get("role") == "user":
+            content = message.get("content")
+            texts = [content] if isinstance(content, str) else [
+                b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)
+            ] if isinstance(content, list) else []  # (a tool result's block holds none at its top)
+            return at if any(t[:len(SUGGESTION_MODE) + 8].lstrip().startswith(SUGGESTION_MODE) for t in texts) \
+                else None
+    return None
 
 
 _CLI_CONTEXTS = ("This is the Qwen Code. We are setting up the context for our chat.",
