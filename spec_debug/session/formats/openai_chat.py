@@ -20,7 +20,8 @@ from itertools import islice
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import aider_context, cline_task, codex, continue_session, har, kimi_cli, server_tools
+from spec_debug.session.formats import (
+    aider_context, claude_code, cline_task, codex, continue_session, har, kimi_cli, server_tools)
 from spec_debug.session.formats.common import (
     SHELL_TOOL_NAMES,
     Cursor,
@@ -1140,6 +1141,14 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     elif role == "user" and is_cli_context(text):
         yield event("system", "system", text=text, raw_type="environment_context")
     elif role == "user":
+        if text[:64].lstrip().startswith(claude_code._REMINDER_OPEN):
+            # Claude Code's context ahead of the prompt in the same message (its folder, CLAUDE.md,
+            # the date: <system-reminder> blocks), as its session files write it too
+            typed = claude_code._after_reminders(text)
+            if typed is text:  # reminders alone: the CLI's
+                yield event("system", role, text=text)
+                return
+            text = typed
         cli_note = _harness_note(extra) or kimi_cli.is_cli_note(content) or _goose_agent_only(message) \
             or _opencode_note(text) \
             or (type(content) is str and content.startswith(aider_context.SUMMARY))  # aider's, of the history
@@ -1523,8 +1532,13 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
         if not isinstance(btype, str):
             continue  # a list or object "type" (a damaged block) is no block's: was a TypeError
         if btype == "text" and isinstance(block.get("text"), str):
-            kind = "text" if role != "user" else "system" if cline_task.is_extension_note(block["text"]) else "prompt"
-            yield event(kind, role, i, text=block["text"])
+            text = block["text"]
+            kind = "text" if role != "user" else "system" if cline_task.is_extension_note(text) else "prompt"
+            if kind == "prompt" and text[:64].lstrip().startswith(claude_code._REMINDER_OPEN):
+                # Claude Code's reminder beside the results it sent (a file changed, the todo list)
+                typed = claude_code._after_reminders(text)
+                kind, text = ("system", text) if typed is text else ("prompt", typed)
+            yield event(kind, role, i, text=text)
         elif btype == "thinking":
             yield event("thinking", role, i, text=str(block.get("thinking", "")))
         elif btype == "tool_use":
