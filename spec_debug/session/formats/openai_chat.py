@@ -1536,6 +1536,11 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             kind = "text" if role != "user" else "system" if cline_task.is_extension_note(text) else "prompt"
             if kind == "prompt" and text[:64].lstrip().startswith(claude_code._REMINDER_OPEN):
                 # Claude Code's reminder beside the results it sent (a file changed, the todo list)
+                if _STEERED in text:
+                    text, typed = _steered(text)
+                    yield from (event("prompt", role, i, text=said) for said in typed)
+                    if not text.strip():
+                        continue
                 typed = claude_code._after_reminders(text)
                 kind, text = ("system", text) if typed is text else ("prompt", typed)
             yield event(kind, role, i, text=text)
@@ -1565,8 +1570,12 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             if code is None:
                 code, failed = cline_task.exit_status(output)  # Roo Code's "Exit code: N"
             call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None
+            typed = ()
+            if _STEERED in output:  # what the person typed while it ran, as Claude Code tells the model
+                output, typed = _steered(output)
             yield event("tool_result", "tool", i, call_id=call_id, text=output, exit_code=code,
                         is_error=block.get("is_error") is True or failed)
+            yield from (event("prompt", "user", i, text=said) for said in typed)
         elif btype in ("toolRequest", "frontendToolRequest"):  # the latter a tool the desktop app runs
             yield _goose_call(block, role, i, event, call_names)
         elif btype == "toolResponse":
@@ -1577,6 +1586,45 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             yield server_tools.result(block, event("tool_result", "tool", i))
         elif btype in _GOOSE_NOTES:
             yield _goose_note(block, btype, role, i, event)
+
+
+_STEERED = "The user sent a new message while you were working:\n"
+_STEERED_END = "\n\nIMPORTANT: After completing your current task, you MUST address the user's message above."
+_STEERED_LAST = " Do not ignore it."
+"""How Claude Code tells the model what the person typed while it worked (a queued prompt, its
+session file's ``queued_command`` attachment: formats.claude_code): ``<system-reminder>\n`` + this +
+the message + :data:`_STEERED_END` + :data:`_STEERED_LAST` + ``\n</system-reminder>``, inside the next
+tool result it sends, or beside it (wording as independent readers of its requests strip it and an
+end-to-end test of the CLI through a proxy finds it "inside the next tool_result"). Read from a
+proxy's log it was part of the tool's output, or a note, and the person's words no prompt."""
+
+
+def _steered(text: str) -> tuple[str, list[str]]:
+    """``text`` (a tool's output, a user text block) without Claude Code's notes of the messages the
+    person typed meanwhile (:data:`_STEERED`), and those messages, in order."""
+    typed: list[str] = []
+    at = text.find(_STEERED)
+    while at >= 0:
+        start = text.rfind(claude_code._REMINDER_OPEN, 0, at)
+        wrapped = start >= 0 and not text[start + len(claude_code._REMINDER_OPEN):at].strip()
+        start = start if wrapped else at
+        said_from = at + len(_STEERED)
+        close = text.find(claude_code._REMINDER_CLOSE, said_from) if wrapped else -1
+        said_to = text.find(_STEERED_END, said_from, close if close >= 0 else len(text))
+        if close < 0 and said_to < 0:  # the words alone (a file that quotes them): no note of the CLI's
+            at = text.find(_STEERED, said_from)
+            continue
+        if close >= 0:
+            stop = close + len(claude_code._REMINDER_CLOSE)
+        else:
+            stop = said_to + len(_STEERED_END)
+            stop += len(_STEERED_LAST) if text.startswith(_STEERED_LAST, stop) else 0
+        said = text[said_from:said_to if said_to >= 0 else close].strip()
+        if said:
+            typed.append(said)
+        text = "\n".join(part for part in (text[:start].rstrip(), text[stop:].lstrip()) if part)
+        at = text.find(_STEERED, start)
+    return text, typed
 
 
 def _cline_user_blocks(content: list, event, call_names) -> list[Event] | None:
