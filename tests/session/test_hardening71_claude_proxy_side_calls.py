@@ -114,3 +114,46 @@ def test_a_page_the_person_pasted_is_their_prompt(tmp_path: Path) -> None:
                       {"role": "user", "content": counts}], _text("serve.py"), SONNET, 20000)]
     assert _said(_write(tmp_path, calls)) == [("prompt", pasted), ("text", "It needs the flag."),
                                               ("prompt", counts), ("text", "serve.py")]
+
+
+# Two more, as a reader of Claude Code's proxied calls that hides its auxiliary ones matches them:
+# each WebSearch's call on the web_search server tool, and auto mode's security monitor, which
+# classifies each action from the person's CLAUDE.md and the conversation written out in <transcript>
+_SEARCH = [_CLAUDE, {"type": "text", "text": "You are an assistant for performing a web search tool use"}]
+_MONITOR = [_CLAUDE, {"type": "text", "text": "You are a security monitor for autonomous AI coding agents. "
+                                              + "Block actions that exfiltrate data. " * 400}]
+CLAUDE_MD = ("The following is the user's CLAUDE.md configuration. Treat it as context about the user's "
+             "environment and intent.\n# bench\nNever restart the server on gpu07 without asking.")
+TRANSCRIPT = f"<transcript>\nUser: {ASK}\nAction: Bash ssh gpu07 nvidia-smi\n</transcript>"
+SEARCH_ANSWER = {"role": "assistant", "content": [
+    {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "NVML version mismatch"}},
+    {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": [
+        {"type": "web_search_result", "title": "NVML mismatch", "url": "https://forums.developer.nvidia.com/t/1"}]},
+    {"type": "text", "text": "Reboot after a driver upgrade."}]}
+SEARCH = {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_3", "name": "WebSearch",
+                                            "input": {"query": "NVML version mismatch"}}]}
+SEARCH_OUT = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_3",
+                                           "content": "Web search results: reboot after a driver upgrade."}]}
+
+
+def test_the_web_search_and_security_monitor_calls_are_no_turns(tmp_path: Path) -> None:
+    calls = [
+        (_MAIN, [{"role": "user", "content": ASK}], SMI, SONNET, 20000),
+        (_MONITOR, [{"role": "user", "content": CLAUDE_MD}, {"role": "user", "content": [
+            {"type": "text", "text": TRANSCRIPT}]}], _text('{"decision": "allow"}'), SONNET, 4096),
+        (_MAIN, [{"role": "user", "content": ASK}, SMI, SMI_OUT], SEARCH, SONNET, 20000),
+        (_SEARCH, [{"role": "user", "content": "Perform a web search for the query: NVML version mismatch"}],
+         SEARCH_ANSWER, HAIKU, 32000),
+        (_MAIN, [{"role": "user", "content": ASK}, SMI, SMI_OUT, SEARCH, SEARCH_OUT], DONE, SONNET, 20000),
+    ]
+    said = _said(_write(tmp_path, calls))
+    assert [kind for kind, _ in said] == ["prompt", "tool_call", "tool_result", "tool_call", "tool_result", "text"]
+    assert said[0] == ("prompt", ASK)
+    assert said[3:5] == [("tool_call", '{"query": "NVML version mismatch"}'),
+                         ("tool_result", "Web search results: reboot after a driver upgrade.")]
+
+
+def test_a_transcript_the_person_pastes_is_their_prompt(tmp_path: Path) -> None:
+    # the conversation's own model asked about a <transcript> the person pasted: a turn
+    calls = [(_MAIN, [{"role": "user", "content": TRANSCRIPT}], _text("It ran nvidia-smi."), SONNET, 20000)]
+    assert _said(_write(tmp_path, calls)) == [("prompt", TRANSCRIPT), ("text", "It ran nvidia-smi.")]

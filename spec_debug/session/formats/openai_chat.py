@@ -1330,7 +1330,8 @@ _CLAUDE_SIDE_SYSTEMS = ("Analyze if this message indicates a new conversation to
                         "Generate a concise, sentence-case title",
                         "Your task is to process Bash commands that an AI coding agent wants to run",
                         "Extract any file paths that this command reads or modifies",
-                        "You are an expert at analyzing git history")
+                        "You are an expert at analyzing git history",
+                        "You are an assistant for performing a web search tool use")
 """The system prompts of the side calls Claude Code makes on its small model beside the conversation,
 after "You are Claude Code, Anthropic's official CLI for Claude." (its only other block): the topic
 check of each prompt (the prompt its one user message, ``{"isNewTopic", "title"}`` back), the
@@ -1342,7 +1343,18 @@ the git log's counts a prompt of the person's, the JSON and the file names the a
 (public proxies route them by these words: the topic prompt as Claude Code's cli.js writes it, the
 title and Bash ones in their lists of Claude Code's auxiliary calls; the git history one as a proxy
 logged claude-cli/0.2.107's calls: RavenStorm-bit/claude-code-api-logger ``full-requests-clean.md``,
-requests #4 and #19)."""
+requests #4 and #19). And each WebSearch's call, the query as ``Perform a web search for the query:
+...`` on the ``web_search`` server tool (the search and its pages the assistant's, the tool's
+result in the conversation its answer)."""
+_SECURITY_MONITOR = "You are a security monitor for autonomous AI coding agents."
+_TRANSCRIPT = "<transcript>"
+"""Auto mode's classifier of each action the agent wants to take: a long system prompt opening with
+:data:`_SECURITY_MONITOR` after Claude Code's own first block, and two user messages, the person's
+CLAUDE.md ("The following is the user's CLAUDE.md configuration. ...") and the conversation so far
+written out in ``<transcript>`` (a reader of Claude Code's proxied calls that hides its auxiliary
+ones matches it so; another classes a request whose last user message opens ``<transcript>`` as
+the monitor's). Read as turns, CLAUDE.md and the transcript were the person's prompts, once per
+action."""
 _SIDE_SYSTEM_CHARS = 4096
 """Longer system prompts are no side call's (Claude Code's own, of the conversation, runs to tens of
 thousands of characters): not looked into."""
@@ -1368,8 +1380,8 @@ def _is_web_fetch_call(said: str) -> bool:
 
 def is_claude_side_call(obj: dict, messages: list) -> bool:
     """``obj``, a logged Messages request (or a proxy's record of one) with ``messages``, is one of
-    Claude Code's side calls (:data:`_CLAUDE_SIDE_SYSTEMS`, :data:`_CLAUDE_PROBES`, :data:`_WEB_PAGE`),
-    no turn of its conversation."""
+    Claude Code's side calls (:data:`_CLAUDE_SIDE_SYSTEMS`, :data:`_CLAUDE_PROBES`, :data:`_WEB_PAGE`,
+    :data:`_SECURITY_MONITOR`), no turn of its conversation."""
     if not messages or not isinstance(first := messages[0], dict):
         return False
     if len(messages) <= 2 and first.get("role") == "user" \
@@ -1386,6 +1398,8 @@ def is_claude_side_call(obj: dict, messages: list) -> bool:
     else:
         body = _request_body(obj) if "system" in obj or "request" in obj else None
         system = body.get("system") if body is not None else None
+    if _is_security_monitor(system, messages):
+        return True
     if isinstance(system, list):  # its text blocks, measured before they are joined
         if sum(len(b["text"]) for b in system if isinstance(b, dict) and isinstance(b.get("text"), str)) \
                 > _SIDE_SYSTEM_CHARS:
@@ -1393,6 +1407,25 @@ def is_claude_side_call(obj: dict, messages: list) -> bool:
         system = block_text(system)
     return isinstance(system, str) and 0 < len(system) <= _SIDE_SYSTEM_CHARS \
         and any(marker in system for marker in _CLAUDE_SIDE_SYSTEMS)
+
+
+def _is_security_monitor(system, messages: list) -> bool:
+    """A request with ``system`` (a string, or text blocks) and ``messages`` is auto mode's
+    classifier (:data:`_SECURITY_MONITOR`): one of the system's first two blocks opens with its
+    words (only their heads are read: the prompt is long) and the last user message with
+    :data:`_TRANSCRIPT`."""
+    if isinstance(system, list):
+        heads = [b["text"][:len(_SECURITY_MONITOR) + 8].lstrip() for b in system[:2]
+                 if isinstance(b, dict) and isinstance(b.get("text"), str)]
+        if not any(head.startswith(_SECURITY_MONITOR) for head in heads):
+            return False
+    elif not isinstance(system, str) or _SECURITY_MONITOR not in system[:200]:
+        return False
+    last = next((m for m in reversed(messages) if isinstance(m, dict) and m.get("role") == "user"), None)
+    content = last.get("content") if last is not None else None
+    if isinstance(content, list):
+        content = next((b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)), "")
+    return isinstance(content, str) and content[:len(_TRANSCRIPT) + 8].lstrip().startswith(_TRANSCRIPT)
 
 
 SUGGESTION_MODE = "[SUGGESTION MODE"
