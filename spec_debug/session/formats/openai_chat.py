@@ -546,7 +546,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
             answer = messages is None and is_ollama_answer(obj)
             if answer:
                 messages = [obj["message"]]
-            start, kept = 0, None
+            start, kept, compacted = 0, None, False
             if aside:
                 aside = False
                 if answer or (_is_message_object(obj) if messages is None else
@@ -581,8 +581,10 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                     aside = True
                     continue  # OpenCode's or Claude Code's side call (a title, ...): no turn of the conversation
                 if (fork := claude_fork_at(messages)) is not None:
-                    # Claude Code's guess at the person's next prompt: the conversation so far is
-                    # read (its last answer may be only here), the question and its guess are not
+                    # Claude Code's guess at the person's next prompt, or its compaction: the
+                    # conversation so far is read (its last answer may be only here), the question
+                    # and its answer are not (a compaction's summary opens the requests after it)
+                    compacted = is_claude_compaction(messages[fork])
                     messages = messages[:fork]
                     aside = True  # (its answer, saved on the next line)
                 messages = aider_context.without_context(messages)  # aider's own, its map changing
@@ -627,6 +629,12 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                                         gemini, unanswered)
                 else:
                     stats.non_object += 1
+            if compacted:
+                seq += 1
+                cursor.records = seq - cursor.seq_base + 1
+                yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="compaction",
+                            timestamp=record_ts, file=cursor.file, line=lineno, raw_type="compact",
+                            text="context compacted")
             if "response" in obj and (refused := _failed_call(obj)) is not None:
                 seq += 1
                 cursor.records = seq - cursor.seq_base + 1
@@ -1140,6 +1148,16 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         yield event("system", role, text=text)
     elif role == "user" and is_cli_context(text):
         yield event("system", "system", text=text, raw_type="environment_context")
+    elif role == "user" and claude_code._CONTINUED in text[:200]:
+        # Claude Code's summary after a compaction, the person's next prompt maybe in a block after it
+        said = []
+        for part in _texts(content):
+            if part[:len(claude_code._CONTINUED) + 8].lstrip().startswith(claude_code._CONTINUED):
+                yield event("summary", role, text=part)
+            elif part.strip() and not part[:64].lstrip().startswith(claude_code._REMINDER_OPEN):
+                said.append(part)
+        if said:
+            yield event("prompt", role, text="\n".join(said))
     elif role == "user":
         if text[:64].lstrip().startswith(claude_code._REMINDER_OPEN):
             # Claude Code's context ahead of the prompt in the same message (its folder, CLAUDE.md,
@@ -1438,18 +1456,39 @@ was read as a prompt of the person's after every answer, the guess (``run the te
 assistant's words."""
 
 
+CLAUDE_COMPACTION = "Your task is to create a detailed summary of the conversation so far"
+"""How the user message opens that Claude Code adds after the conversation so far to compact it
+(``/compact``, or on its own near the context's limit; the ``agent-acompact-*`` files of a session
+folder hold the same request: formats.claude_layout). The summary it answers opens every request
+after it as a user message, ``This session is being continued from a previous conversation ...``
+(read as the session file's summary line is: formats.claude_code). Through a logging proxy the
+instruction was a prompt of the person's and the summary the assistant's words."""
+_FORK_ASKS = (SUGGESTION_MODE, CLAUDE_COMPACTION)
+
+
+def is_claude_compaction(message: object) -> bool:
+    """``message`` is Claude Code's request for a compaction's summary (:data:`CLAUDE_COMPACTION`)."""
+    return isinstance(message, dict) and any(
+        t[:len(CLAUDE_COMPACTION) + 8].lstrip().startswith(CLAUDE_COMPACTION) for t in _texts(message.get("content")))
+
+
+def _texts(content: object) -> list[str]:
+    """A message content's text: itself, a string; its text blocks' (a tool result's block holds none at its top)."""
+    if isinstance(content, str):
+        return [content]
+    return [b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)] \
+        if isinstance(content, list) else []
+
+
 def claude_fork_at(messages: list) -> int | None:
     """Where in ``messages`` (a request's, its answer maybe after them) Claude Code's suggestion fork
-    adds its question (:data:`SUGGESTION_MODE`), or None: a request of the conversation."""
+    or its compaction adds its question (:data:`SUGGESTION_MODE`, :data:`CLAUDE_COMPACTION`), or None:
+    a request of the conversation."""
     for at in range(len(messages) - 1, max(len(messages) - 3, -1), -1):  # the last user message
         message = messages[at]
         if isinstance(message, dict) and message.get("role") == "user":
-            content = message.get("content")
-            texts = [content] if isinstance(content, str) else [
-                b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)
-            ] if isinstance(content, list) else []  # (a tool result's block holds none at its top)
-            return at if any(t[:len(SUGGESTION_MODE) + 8].lstrip().startswith(SUGGESTION_MODE) for t in texts) \
-                else None
+            return at if any(t[:len(CLAUDE_COMPACTION) + 8].lstrip().startswith(_FORK_ASKS)
+                             for t in _texts(message.get("content"))) else None
     return None
 
 
