@@ -68,3 +68,20 @@ def test_a_prompt_that_only_quotes_the_tag_later_is_read_whole(tmp_path: Path) -
     quoting = "what does <system-reminder> mean in the proxy log?"
     path = _requests(tmp_path, [[{"role": "user", "content": [{"type": "text", "text": quoting}]}]])
     assert [(k, t) for k, t in _said(path) if k != "system"] == [("prompt", quoting)]
+
+
+IDE = ("<system-reminder>\nThe user opened the file /home/me/bench/serve.py in the IDE. This may or may not be "
+       "related to the current task.\n</system-reminder>")
+
+
+def test_a_reminder_after_the_prompt_is_not_part_of_it(tmp_path: Path) -> None:
+    # the CLI's notes sent after the prompt in the same message (blocks, or one string)
+    blocks = {"role": "user", "content": [{"type": "text", "text": CONTEXT}, {"type": "text", "text": ASK},
+                                          {"type": "text", "text": IDE}]}
+    joined = {"role": "user", "content": f"{ASK}\n\n{IDE}"}
+    for n, first in enumerate((blocks, joined)):
+        folder = tmp_path / str(n)
+        folder.mkdir()
+        path = _requests(folder, [[first, DONE]])
+        assert [(k, t) for k, t in _said(path) if k != "system"] == [("prompt", ASK),
+                                                                     ("text", "The drafter is not loaded.")]

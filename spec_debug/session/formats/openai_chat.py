@@ -1159,11 +1159,12 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         if said:
             yield event("prompt", role, text="\n".join(said))
     elif role == "user":
-        if text[:64].lstrip().startswith(claude_code._REMINDER_OPEN):
-            # Claude Code's context ahead of the prompt in the same message (its folder, CLAUDE.md,
-            # the date: <system-reminder> blocks), as its session files write it too
-            typed = claude_code._after_reminders(text)
-            if typed is text:  # reminders alone: the CLI's
+        if claude_code._REMINDER_OPEN in text:
+            # Claude Code's context in the prompt's message, before it or after it (its folder,
+            # CLAUDE.md, the date, the file open in the IDE: <system-reminder> blocks), as its
+            # session files write it apart
+            typed = _outside_reminders(text)
+            if not typed:  # reminders alone: the CLI's
                 yield event("system", role, text=text)
                 return
             text = typed
@@ -1658,6 +1659,21 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             yield server_tools.result(block, event("tool_result", "tool", i))
         elif btype in _GOOSE_NOTES:
             yield _goose_note(block, btype, role, i, event)
+
+
+def _outside_reminders(text: str) -> str:
+    """``text`` without the whole ``<system-reminder>...</system-reminder>`` blocks in it (a tag
+    never closed is kept, as words about it are): what the person typed, ``""`` when nothing is."""
+    kept = []
+    at = 0
+    while (opened := text.find(claude_code._REMINDER_OPEN, at)) >= 0:
+        closed = text.find(claude_code._REMINDER_CLOSE, opened)
+        if closed < 0:
+            break
+        kept.append(text[at:opened])
+        at = closed + len(claude_code._REMINDER_CLOSE)
+    kept.append(text[at:])
+    return "\n".join(part.strip() for part in kept if part.strip())
 
 
 _STEERED = "The user sent a new message while you were working:\n"
