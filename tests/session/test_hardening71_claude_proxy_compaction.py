@@ -10,17 +10,11 @@ event, as the session file's compact_boundary and summary lines read (formats.cl
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from spec_debug.session import analyze_path
-from spec_debug.session.agents import AgentTree
-from spec_debug.session.events import ReadStats
-from spec_debug.session.sources import discover, iter_events
+from tests.session.claude_proxy_log import MAIN, said as _said, write_records, write_requests
 
-_CLAUDE = {"type": "text", "text": "You are Claude Code, Anthropic's official CLI for Claude."}
-_MAIN = [_CLAUDE, {"type": "text", "text": "You are an interactive CLI tool that helps users with software "
-                                           "engineering tasks." + " Be careful." * 500}]
 SONNET = "claude-sonnet-4-5"
 ASK = "rerun the EAGLE-3 bench on gpu07"
 CALL = {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "Bash",
@@ -48,42 +42,20 @@ READ = [("prompt", ASK), ("tool_call", "ssh gpu07 python bench.py"), ("tool_resu
         ("summary", CONTINUED), ("prompt", NEXT), ("text", "The drafter's vocab map is missing.")]
 
 
-def _said(path: Path) -> list[tuple[str, str]]:
-    (source,) = discover(path)
-    return [(e.kind, e.text) for e in iter_events(source, ReadStats(), AgentTree()) if e.kind != "system"]
-
-
 def test_a_proxy_s_records_of_a_compaction(tmp_path: Path) -> None:
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    for n, (messages, answer) in enumerate(CALLS):
-        record = {"request": {"method": "POST", "url": "https://api.anthropic.com/v1/messages?beta=true",
-                              "headers": {}, "body": {"model": SONNET, "max_tokens": 32000, "system": _MAIN,
-                                                      "messages": messages}},
-                  "response": {"status_code": 200, "headers": {}, "error": None, "body": {
-                      "id": f"msg_{n:02d}", "type": "message", "role": "assistant", "model": SONNET,
-                      "content": answer["content"], "stop_reason": "end_turn"}}}
-        (logs / f"2025-12-05_10-21-{n:02d}-000000.json").write_text(json.dumps(record))
+    logs = write_records(tmp_path, [(MAIN, messages, answer, SONNET, 32000) for messages, answer in CALLS])
     assert _said(logs) == READ
-    a = analyze_path(logs)
-    assert [p.text for p in a.prompts] == [ASK, NEXT]
+    assert [p.text for p in analyze_path(logs).prompts] == [ASK, NEXT]
 
 
 def test_a_log_of_requests_and_answers_saved_after_them(tmp_path: Path) -> None:
-    lines = []
-    for n, (messages, answer) in enumerate(CALLS):
-        lines += [json.dumps({"model": SONNET, "max_tokens": 32000, "system": _MAIN, "messages": messages}),
-                  json.dumps({"id": f"msg_{n:02d}", "type": "message", "role": "assistant", "model": SONNET,
-                              "content": answer["content"], "stop_reason": "end_turn"})]
-    path = tmp_path / "calls.jsonl"
-    path.write_text("\n".join(lines) + "\n")
-    assert _said(path) == READ
+    assert _said(write_requests(tmp_path / "calls.jsonl", CALLS, SONNET, answers=True)) == READ
 
 
 def test_the_person_asking_for_a_summary_is_their_prompt(tmp_path: Path) -> None:
     # their own words, not the CLI's instruction: a turn of the conversation
     asked = "summarize the conversation so far for the incident channel"
-    path = tmp_path / "requests.jsonl"
-    path.write_text(json.dumps({"model": SONNET, "max_tokens": 32000, "system": _MAIN, "messages": [
-        {"role": "user", "content": ASK}, CALL, OUT, DONE, {"role": "user", "content": asked}]}) + "\n")
+    path = write_requests(tmp_path / "requests.jsonl",
+                          [([{"role": "user", "content": ASK}, CALL, OUT, DONE, {"role": "user", "content": asked}],
+                            None)], SONNET)
     assert _said(path) == [*READ[:4], ("prompt", asked)]

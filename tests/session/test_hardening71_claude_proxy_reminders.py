@@ -8,17 +8,10 @@ session files read it (formats.claude_code), and a reminder alone is the CLI's n
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from spec_debug.session import analyze_path
-from spec_debug.session.agents import AgentTree
-from spec_debug.session.events import ReadStats
-from spec_debug.session.sources import discover, iter_events
-
-_CLAUDE = {"type": "text", "text": "You are Claude Code, Anthropic's official CLI for Claude."}
-_MAIN = [_CLAUDE, {"type": "text", "text": "You are an interactive CLI tool that helps users with software "
-                                           "engineering tasks." + " Be careful." * 500}]
+from tests.session.claude_proxy_log import said, write_requests
 SONNET = "claude-3-7-sonnet-20250219"
 CONTEXT = ("<system-reminder>\nAs you answer the user's questions, you can use the following context:\n<context "
            "name=\"directoryStructure\">Below is a snapshot of this project's file structure at the start of the "
@@ -37,15 +30,11 @@ DONE = {"role": "assistant", "content": [{"type": "text", "text": "The drafter i
 
 
 def _said(path: Path) -> list[tuple[str, str]]:
-    (source,) = discover(path)
-    return [(e.kind, e.text) for e in iter_events(source, ReadStats(), AgentTree())]
+    return said(path, notes=True)
 
 
 def _requests(tmp_path: Path, calls: list[list]) -> Path:
-    path = tmp_path / "requests.jsonl"
-    path.write_text("".join(json.dumps({"model": SONNET, "max_tokens": 20000, "system": _MAIN, "messages": m}) + "\n"
-                            for m in calls))
-    return path
+    return write_requests(tmp_path / "requests.jsonl", [(messages, None) for messages in calls], SONNET)
 
 
 def test_the_first_prompt_is_the_person_s_words_after_the_cli_s_context(tmp_path: Path) -> None:

@@ -14,17 +14,12 @@ person in the conversation are read as before."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from spec_debug.session import analyze_path
-from spec_debug.session.agents import AgentTree
-from spec_debug.session.events import ReadStats
-from spec_debug.session.sources import discover, iter_events
+from tests.session.claude_proxy_log import CLAUDE as _CLAUDE, MAIN as _MAIN, said as _said
+from tests.session.claude_proxy_log import write_records as _write
 
-_CLAUDE = {"type": "text", "text": "You are Claude Code, Anthropic's official CLI for Claude."}
-_MAIN = [_CLAUDE, {"type": "text", "text": "You are an interactive CLI tool that helps users with software "
-                                           "engineering tasks." + " Be careful." * 500}]
 _GIT = [{"type": "text", "text": (
     "You are an expert at analyzing git history. Given a list of files and their modification counts, return "
     "exactly five filenames that are frequently modified and represent core application logic (not "
@@ -59,16 +54,6 @@ def _text(text: str) -> dict:
     return {"role": "assistant", "content": [{"type": "text", "text": text}]}
 
 
-def _record(n: int, system, messages: list, answer: dict, model: str, max_tokens: int) -> dict:
-    """One call as llm-debug writes it (SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``)."""
-    body = {"model": model, "max_tokens": max_tokens, "messages": messages, "stream": True, "system": system}
-    return {"request": {"method": "POST", "url": "https://api.anthropic.com/v1/messages?beta=true",
-                        "headers": {"anthropic-version": "2023-06-01"}, "body": body},
-            "response": {"status_code": 200, "headers": {}, "error": None, "body": {
-                "id": f"msg_{n:02d}", "type": "message", "role": "assistant", "model": model,
-                "content": answer["content"], "stop_reason": "end_turn"}}}
-
-
 CALLS = [
     (_GIT, [{"role": "user", "content": GIT_LOG}], _text("serve.py\nREADME.md\nbench.py"), HAIKU, 512),
     (_MAIN, [{"role": "user", "content": ASK}], FETCH, SONNET, 20000),
@@ -77,19 +62,6 @@ CALLS = [
     (_MAIN, [{"role": "user", "content": ASK}, FETCH, FETCH_OUT], SMI, SONNET, 20000),
     (_MAIN, [{"role": "user", "content": ASK}, FETCH, FETCH_OUT, SMI, SMI_OUT], DONE, SONNET, 20000),
 ]
-
-
-def _write(tmp_path: Path, calls: list) -> Path:
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    for n, call in enumerate(calls):
-        (logs / f"2025-05-22_03-36-{n:02d}-000000.json").write_text(json.dumps(_record(n, *call)))
-    return logs
-
-
-def _said(path: Path) -> list[tuple[str, str]]:
-    (source,) = discover(path)
-    return [(e.kind, e.text) for e in iter_events(source, ReadStats(), AgentTree()) if e.kind != "system"]
 
 
 def test_the_git_history_and_web_fetch_calls_are_no_turns(tmp_path: Path) -> None:

@@ -9,19 +9,12 @@ output and the message is a prompt after the result; words that only quote the s
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from spec_debug.session import analyze_path
-from spec_debug.session.agents import AgentTree
-from spec_debug.session.events import ReadStats
-from spec_debug.session.sources import discover, iter_events
-
-_CLAUDE = {"type": "text", "text": "You are Claude Code, Anthropic's official CLI for Claude."}
-_MAIN = [_CLAUDE, {"type": "text", "text": "You are an interactive CLI tool that helps users with software "
-                                           "engineering tasks." + " Be careful." * 500}]
+from tests.session.claude_proxy_log import said, write_requests
 SONNET = "claude-sonnet-4-5"
 ASK = "rerun the EAGLE-3 bench on gpu07"
 STEER = "use --num-speculative-tokens 3 this time"
@@ -47,15 +40,11 @@ RESULTS = {
 
 
 def _said(path: Path) -> list[tuple[str, str]]:
-    (source,) = discover(path)
-    return [(e.kind, e.text) for e in iter_events(source, ReadStats(), AgentTree()) if e.kind != "system"]
+    return said(path, notes=False)
 
 
 def _requests(tmp_path: Path, calls: list[list]) -> Path:
-    path = tmp_path / "requests.jsonl"
-    path.write_text("".join(json.dumps({"model": SONNET, "max_tokens": 32000, "system": _MAIN, "messages": m}) + "\n"
-                            for m in calls))
-    return path
+    return write_requests(tmp_path / "requests.jsonl", [(messages, None) for messages in calls], SONNET)
 
 
 @pytest.mark.parametrize("shape", sorted(RESULTS))

@@ -8,17 +8,11 @@ alone, the last answer is only there)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from spec_debug.session import analyze_path
-from spec_debug.session.agents import AgentTree
-from spec_debug.session.events import ReadStats
-from spec_debug.session.sources import discover, iter_events
+from tests.session.claude_proxy_log import MAIN, said as _said, write_records, write_requests
 
-_CLAUDE = {"type": "text", "text": "You are Claude Code, Anthropic's official CLI for Claude."}
-_MAIN = [_CLAUDE, {"type": "text", "text": "You are an interactive CLI tool that helps users with software "
-                                           "engineering tasks." + " Be careful." * 500}]
 SUGGEST = ("[SUGGESTION MODE: Suggest what the user might naturally type next into Claude Code.]\n\nFIRST: Look "
            "at the user's recent messages and original request.\n\nYour job is to predict what THEY would type "
            "- not what you think they should do.")
@@ -51,53 +45,27 @@ CALLS = [  # (request messages, answer)
 ]
 
 
-def _said(path: Path) -> list[tuple[str, str]]:
-    (source,) = discover(path)
-    return [(e.kind, e.text) for e in iter_events(source, ReadStats(), AgentTree()) if e.kind != "system"]
-
-
 WHOLE = [("prompt", ASK), ("tool_call", "ssh gpu07 nvidia-smi"),
          ("tool_result", "Failed to initialize NVML: Driver/library version mismatch"),
          ("text", "Reinstall the driver on gpu07."), ("prompt", NEXT), ("text", "Accept length is back to 3.1.")]
 
 
 def test_a_proxy_s_records_of_the_suggestion_fork_are_no_turns(tmp_path: Path) -> None:
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    for n, (messages, answer) in enumerate(CALLS):
-        record = {"request": {"method": "POST", "url": "https://api.anthropic.com/v1/messages?beta=true",
-                              "headers": {}, "body": {"model": SONNET, "max_tokens": 32000, "system": _MAIN,
-                                                      "messages": messages}},
-                  "response": {"status_code": 200, "headers": {}, "error": None, "body": {
-                      "id": f"msg_{n:02d}", "type": "message", "role": "assistant", "model": SONNET,
-                      "content": answer["content"], "stop_reason": "end_turn"}}}
-        (logs / f"2025-12-05_10-21-{n:02d}-000000.json").write_text(json.dumps(record))
+    logs = write_records(tmp_path, [(MAIN, messages, answer, SONNET, 32000) for messages, answer in CALLS])
     assert _said(logs) == WHOLE
     assert [p.text for p in analyze_path(logs).prompts] == [ASK, NEXT]
 
 
 def test_a_log_of_requests_alone_keeps_the_answer_only_the_fork_resent(tmp_path: Path) -> None:
     # no answers saved: the last answer of the session is read from the fork's request, its question not
-    path = tmp_path / "requests.jsonl"
-    path.write_text("".join(json.dumps({"model": SONNET, "max_tokens": 32000, "system": _MAIN, "messages": m}) + "\n"
-                            for m, _ in CALLS))
-    assert _said(path) == WHOLE
+    assert _said(write_requests(tmp_path / "requests.jsonl", CALLS, SONNET)) == WHOLE
 
 
 def test_the_fork_s_answer_saved_after_it_is_left_out_too(tmp_path: Path) -> None:
-    lines = []
-    for n, (messages, answer) in enumerate(CALLS):
-        lines += [json.dumps({"model": SONNET, "max_tokens": 32000, "system": _MAIN, "messages": messages}),
-                  json.dumps({"id": f"msg_{n:02d}", "type": "message", "role": "assistant", "model": SONNET,
-                              "content": answer["content"], "stop_reason": "end_turn"})]
-    path = tmp_path / "calls.jsonl"
-    path.write_text("\n".join(lines) + "\n")
-    assert _said(path) == WHOLE
+    assert _said(write_requests(tmp_path / "calls.jsonl", CALLS, SONNET, answers=True)) == WHOLE
 
 
 def test_the_person_s_words_about_suggestion_mode_are_their_prompt(tmp_path: Path) -> None:
     asked = "what does [SUGGESTION MODE] in the proxy log mean?"
-    path = tmp_path / "requests.jsonl"
-    path.write_text(json.dumps({"model": SONNET, "max_tokens": 32000, "system": _MAIN,
-                                "messages": [*HISTORY, _user(asked)]}) + "\n")
+    path = write_requests(tmp_path / "requests.jsonl", [([*HISTORY, _user(asked)], None)], SONNET)
     assert _said(path) == [*WHOLE[:4], ("prompt", asked)]
