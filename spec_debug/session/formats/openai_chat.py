@@ -20,7 +20,8 @@ from itertools import islice
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import aider_context, cline_task, codex, continue_session, har, kimi_cli, server_tools
+from spec_debug.session.formats import (
+    aider_context, claude_code, cline_task, codex, continue_session, har, kimi_cli, server_tools)
 from spec_debug.session.formats.common import (
     SHELL_TOOL_NAMES,
     Cursor,
@@ -545,7 +546,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
             answer = messages is None and is_ollama_answer(obj)
             if answer:
                 messages = [obj["message"]]
-            start, kept = 0, None
+            start, kept, compacted = 0, None, False
             if aside:
                 aside = False
                 if answer or (_is_message_object(obj) if messages is None else
@@ -579,6 +580,13 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                 if is_title_call(messages) or is_claude_side_call(obj, messages):
                     aside = True
                     continue  # OpenCode's or Claude Code's side call (a title, ...): no turn of the conversation
+                if (fork := claude_fork_at(messages)) is not None:
+                    # Claude Code's guess at the person's next prompt, or its compaction: the
+                    # conversation so far is read (its last answer may be only here), the question
+                    # and its answer are not (a compaction's summary opens the requests after it)
+                    compacted = is_claude_compaction(messages[fork])
+                    messages = messages[:fork]
+                    aside = True  # (its answer, saved on the next line)
                 messages = aider_context.without_context(messages)  # aider's own, its map changing
                 at = _longest_head(heads, messages)
                 if at is not None:
@@ -621,6 +629,12 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                                         gemini, unanswered)
                 else:
                     stats.non_object += 1
+            if compacted:
+                seq += 1
+                cursor.records = seq - cursor.seq_base + 1
+                yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="compaction",
+                            timestamp=record_ts, file=cursor.file, line=lineno, raw_type="compact",
+                            text="context compacted")
             if "response" in obj and (refused := _failed_call(obj)) is not None:
                 seq += 1
                 cursor.records = seq - cursor.seq_base + 1
@@ -1134,7 +1148,26 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         yield event("system", role, text=text)
     elif role == "user" and is_cli_context(text):
         yield event("system", "system", text=text, raw_type="environment_context")
+    elif role == "user" and claude_code._CONTINUED in text[:200]:
+        # Claude Code's summary after a compaction, the person's next prompt maybe in a block after it
+        said = []
+        for part in _texts(content):
+            if part[:len(claude_code._CONTINUED) + 8].lstrip().startswith(claude_code._CONTINUED):
+                yield event("summary", role, text=part)
+            elif part.strip() and not part[:64].lstrip().startswith(claude_code._REMINDER_OPEN):
+                said.append(part)
+        if said:
+            yield event("prompt", role, text="\n".join(said))
     elif role == "user":
+        if claude_code._REMINDER_OPEN in text:
+            # Claude Code's context in the prompt's message, before it or after it (its folder,
+            # CLAUDE.md, the date, the file open in the IDE: <system-reminder> blocks), as its
+            # session files write it apart
+            typed = _outside_reminders(text)
+            if not typed:  # reminders alone: the CLI's
+                yield event("system", role, text=text)
+                return
+            text = typed
         cli_note = _harness_note(extra) or kimi_cli.is_cli_note(content) or _goose_agent_only(message) \
             or _opencode_note(text) \
             or (type(content) is str and content.startswith(aider_context.SUMMARY))  # aider's, of the history
@@ -1315,15 +1348,32 @@ _CLAUDE_SIDE_SYSTEMS = ("Analyze if this message indicates a new conversation to
                         "Summarize this coding conversation in under 50 characters",
                         "Generate a concise, sentence-case title",
                         "Your task is to process Bash commands that an AI coding agent wants to run",
-                        "Extract any file paths that this command reads or modifies")
+                        "Extract any file paths that this command reads or modifies",
+                        "You are an expert at analyzing git history",
+                        "You are an assistant for performing a web search tool use")
 """The system prompts of the side calls Claude Code makes on its small model beside the conversation,
 after "You are Claude Code, Anthropic's official CLI for Claude." (its only other block): the topic
 check of each prompt (the prompt its one user message, ``{"isNewTopic", "title"}`` back), the
 session's summary and, newer, its title (the conversation written out as a user message), a Bash
-command's prefix and the files it touches (``Command: <the command>``). Through a logging proxy
-each was read as a turn: the summary's text and each command a prompt of the person's, the JSON
-the assistant's words (public proxies route them by these words: the topic prompt as Claude Code's
-cli.js writes it, the title and Bash ones in their lists of Claude Code's auxiliary calls)."""
+command's prefix and the files it touches (``Command: <the command>``), and at start the files the
+welcome screen's example prompts name (``Files modified by user: ...`` from ``git log``, five file
+names back). Through a logging proxy each was read as a turn: the summary's text, each command and
+the git log's counts a prompt of the person's, the JSON and the file names the assistant's words
+(public proxies route them by these words: the topic prompt as Claude Code's cli.js writes it, the
+title and Bash ones in their lists of Claude Code's auxiliary calls; the git history one as a proxy
+logged claude-cli/0.2.107's calls: RavenStorm-bit/claude-code-api-logger ``full-requests-clean.md``,
+requests #4 and #19). And each WebSearch's call, the query as ``Perform a web search for the query:
+...`` on the ``web_search`` server tool (the search and its pages the assistant's, the tool's
+result in the conversation its answer)."""
+_SECURITY_MONITOR = "You are a security monitor for autonomous AI coding agents."
+_TRANSCRIPT = "<transcript>"
+"""Auto mode's classifier of each action the agent wants to take: a long system prompt opening with
+:data:`_SECURITY_MONITOR` after Claude Code's own first block, and two user messages, the person's
+CLAUDE.md ("The following is the user's CLAUDE.md configuration. ...") and the conversation so far
+written out in ``<transcript>`` (a reader of Claude Code's proxied calls that hides its auxiliary
+ones matches it so; another classes a request whose last user message opens ``<transcript>`` as
+the monitor's). Read as turns, CLAUDE.md and the transcript were the person's prompts, once per
+action."""
 _SIDE_SYSTEM_CHARS = 4096
 """Longer system prompts are no side call's (Claude Code's own, of the conversation, runs to tens of
 thousands of characters): not looked into."""
@@ -1331,12 +1381,26 @@ _CLAUDE_PROBES = ("quota", "Warmup")
 """The one user message of Claude Code's probes: ``quota`` (``max_tokens: 1``, no system prompt) for
 the account's limits at start, and ``Warmup`` for each agent's prompt cache (a proxy's rules to
 answer them itself: sub2api's ``isMaxTokensOneHaikuRequest``, "content exactly equal to Warmup")."""
+_WEB_PAGE = "Web page content:\n---\n"
+_WEB_PAGE_ASK = "\nProvide a concise response based"
+"""How the one user message of WebFetch's call on the small model opens and what its last lines say:
+the page as Markdown between ``---`` lines, the model's question of it, then the guidelines
+(``Provide a concise response based [only] on the content above...``; Claude Code's WebFetch tool,
+``buildSecondaryModelPrompt`` in a reconstruction of 2.1.183's bundle). The tool's result in the
+conversation is that call's answer; read as a turn, the page was a prompt of the person's."""
+_WEB_PAGE_TAIL = 1200
+"""The characters at the end of that message the guidelines sit in (the longer ones run to 560)."""
+
+
+def _is_web_fetch_call(said: str) -> bool:
+    """``said``, a request's one user message, is WebFetch's call on the small model (:data:`_WEB_PAGE`)."""
+    return said.startswith(_WEB_PAGE) and _WEB_PAGE_ASK in said[-_WEB_PAGE_TAIL:]
 
 
 def is_claude_side_call(obj: dict, messages: list) -> bool:
     """``obj``, a logged Messages request (or a proxy's record of one) with ``messages``, is one of
-    Claude Code's side calls (:data:`_CLAUDE_SIDE_SYSTEMS`, :data:`_CLAUDE_PROBES`), no turn of its
-    conversation."""
+    Claude Code's side calls (:data:`_CLAUDE_SIDE_SYSTEMS`, :data:`_CLAUDE_PROBES`, :data:`_WEB_PAGE`,
+    :data:`_SECURITY_MONITOR`), no turn of its conversation."""
     if not messages or not isinstance(first := messages[0], dict):
         return False
     if len(messages) <= 2 and first.get("role") == "user" \
@@ -1346,11 +1410,15 @@ def is_claude_side_call(obj: dict, messages: list) -> bool:
         if said in _CLAUDE_PROBES and (said == "Warmup" or (body := _request_body(obj)) is not None
                                        and body.get("max_tokens") == 1):
             return True
+        if _is_web_fetch_call(said):
+            return True
     if first.get("role") == "system":  # a proxy that logs the Messages call as a chat request
         system = first.get("content")
     else:
         body = _request_body(obj) if "system" in obj or "request" in obj else None
         system = body.get("system") if body is not None else None
+    if _is_security_monitor(system, messages):
+        return True
     if isinstance(system, list):  # its text blocks, measured before they are joined
         if sum(len(b["text"]) for b in system if isinstance(b, dict) and isinstance(b.get("text"), str)) \
                 > _SIDE_SYSTEM_CHARS:
@@ -1358,6 +1426,71 @@ def is_claude_side_call(obj: dict, messages: list) -> bool:
         system = block_text(system)
     return isinstance(system, str) and 0 < len(system) <= _SIDE_SYSTEM_CHARS \
         and any(marker in system for marker in _CLAUDE_SIDE_SYSTEMS)
+
+
+def _is_security_monitor(system, messages: list) -> bool:
+    """A request with ``system`` (a string, or text blocks) and ``messages`` is auto mode's
+    classifier (:data:`_SECURITY_MONITOR`): one of the system's first two blocks opens with its
+    words (only their heads are read: the prompt is long) and the last user message with
+    :data:`_TRANSCRIPT`."""
+    if isinstance(system, list):
+        heads = [b["text"][:len(_SECURITY_MONITOR) + 8].lstrip() for b in system[:2]
+                 if isinstance(b, dict) and isinstance(b.get("text"), str)]
+        if not any(head.startswith(_SECURITY_MONITOR) for head in heads):
+            return False
+    elif not isinstance(system, str) or _SECURITY_MONITOR not in system[:200]:
+        return False
+    last = next((m for m in reversed(messages) if isinstance(m, dict) and m.get("role") == "user"), None)
+    content = last.get("content") if last is not None else None
+    if isinstance(content, list):
+        content = next((b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)), "")
+    return isinstance(content, str) and content[:len(_TRANSCRIPT) + 8].lstrip().startswith(_TRANSCRIPT)
+
+
+SUGGESTION_MODE = "[SUGGESTION MODE"
+"""How the user message opens that Claude Code adds after the conversation so far to guess the
+person's next prompt, the greyed suggestion in its prompt box (``[SUGGESTION MODE: Suggest what the
+user might naturally type next into Claude Code.]``, then its rules; the ``prompt_suggestion`` fork,
+``agent-aprompt_suggestion-*`` in the session's folder: formats.claude_layout). The fork resends the
+whole history on the conversation's model after each answer; through a logging proxy the question
+was read as a prompt of the person's after every answer, the guess (``run the tests``) as the
+assistant's words."""
+
+
+CLAUDE_COMPACTION = "Your task is to create a detailed summary of the conversation so far"
+"""How the user message opens that Claude Code adds after the conversation so far to compact it
+(``/compact``, or on its own near the context's limit; the ``agent-acompact-*`` files of a session
+folder hold the same request: formats.claude_layout). The summary it answers opens every request
+after it as a user message, ``This session is being continued from a previous conversation ...``
+(read as the session file's summary line is: formats.claude_code). Through a logging proxy the
+instruction was a prompt of the person's and the summary the assistant's words."""
+_FORK_ASKS = (SUGGESTION_MODE, CLAUDE_COMPACTION)
+
+
+def is_claude_compaction(message: object) -> bool:
+    """``message`` is Claude Code's request for a compaction's summary (:data:`CLAUDE_COMPACTION`)."""
+    return isinstance(message, dict) and any(
+        t[:len(CLAUDE_COMPACTION) + 8].lstrip().startswith(CLAUDE_COMPACTION) for t in _texts(message.get("content")))
+
+
+def _texts(content: object) -> list[str]:
+    """A message content's text: itself, a string; its text blocks' (a tool result's block holds none at its top)."""
+    if isinstance(content, str):
+        return [content]
+    return [b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)] \
+        if isinstance(content, list) else []
+
+
+def claude_fork_at(messages: list) -> int | None:
+    """Where in ``messages`` (a request's, its answer maybe after them) Claude Code's suggestion fork
+    or its compaction adds its question (:data:`SUGGESTION_MODE`, :data:`CLAUDE_COMPACTION`), or None:
+    a request of the conversation."""
+    for at in range(len(messages) - 1, max(len(messages) - 3, -1), -1):  # the last user message
+        message = messages[at]
+        if isinstance(message, dict) and message.get("role") == "user":
+            return at if any(t[:len(CLAUDE_COMPACTION) + 8].lstrip().startswith(_FORK_ASKS)
+                             for t in _texts(message.get("content"))) else None
+    return None
 
 
 _CLI_CONTEXTS = ("This is the Qwen Code. We are setting up the context for our chat.",
@@ -1472,8 +1605,18 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
         if not isinstance(btype, str):
             continue  # a list or object "type" (a damaged block) is no block's: was a TypeError
         if btype == "text" and isinstance(block.get("text"), str):
-            kind = "text" if role != "user" else "system" if cline_task.is_extension_note(block["text"]) else "prompt"
-            yield event(kind, role, i, text=block["text"])
+            text = block["text"]
+            kind = "text" if role != "user" else "system" if cline_task.is_extension_note(text) else "prompt"
+            if kind == "prompt" and text[:64].lstrip().startswith(claude_code._REMINDER_OPEN):
+                # Claude Code's reminder beside the results it sent (a file changed, the todo list)
+                if _STEERED in text:
+                    text, typed = _steered(text)
+                    yield from (event("prompt", role, i, text=said) for said in typed)
+                    if not text.strip():
+                        continue
+                typed = claude_code._after_reminders(text)
+                kind, text = ("system", text) if typed is text else ("prompt", typed)
+            yield event(kind, role, i, text=text)
         elif btype == "thinking":
             yield event("thinking", role, i, text=str(block.get("thinking", "")))
         elif btype == "tool_use":
@@ -1500,8 +1643,12 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             if code is None:
                 code, failed = cline_task.exit_status(output)  # Roo Code's "Exit code: N"
             call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None
+            typed = ()
+            if _STEERED in output:  # what the person typed while it ran, as Claude Code tells the model
+                output, typed = _steered(output)
             yield event("tool_result", "tool", i, call_id=call_id, text=output, exit_code=code,
                         is_error=block.get("is_error") is True or failed)
+            yield from (event("prompt", "user", i, text=said) for said in typed)
         elif btype in ("toolRequest", "frontendToolRequest"):  # the latter a tool the desktop app runs
             yield _goose_call(block, role, i, event, call_names)
         elif btype == "toolResponse":
@@ -1512,6 +1659,60 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             yield server_tools.result(block, event("tool_result", "tool", i))
         elif btype in _GOOSE_NOTES:
             yield _goose_note(block, btype, role, i, event)
+
+
+def _outside_reminders(text: str) -> str:
+    """``text`` without the whole ``<system-reminder>...</system-reminder>`` blocks in it (a tag
+    never closed is kept, as words about it are): what the person typed, ``""`` when nothing is."""
+    kept = []
+    at = 0
+    while (opened := text.find(claude_code._REMINDER_OPEN, at)) >= 0:
+        closed = text.find(claude_code._REMINDER_CLOSE, opened)
+        if closed < 0:
+            break
+        kept.append(text[at:opened])
+        at = closed + len(claude_code._REMINDER_CLOSE)
+    kept.append(text[at:])
+    return "\n".join(part.strip() for part in kept if part.strip())
+
+
+_STEERED = "The user sent a new message while you were working:\n"
+_STEERED_END = "\n\nIMPORTANT: After completing your current task, you MUST address the user's message above."
+_STEERED_LAST = " Do not ignore it."
+"""How Claude Code tells the model what the person typed while it worked (a queued prompt, its
+session file's ``queued_command`` attachment: formats.claude_code): ``<system-reminder>\n`` + this +
+the message + :data:`_STEERED_END` + :data:`_STEERED_LAST` + ``\n</system-reminder>``, inside the next
+tool result it sends, or beside it (wording as independent readers of its requests strip it and an
+end-to-end test of the CLI through a proxy finds it "inside the next tool_result"). Read from a
+proxy's log it was part of the tool's output, or a note, and the person's words no prompt."""
+
+
+def _steered(text: str) -> tuple[str, list[str]]:
+    """``text`` (a tool's output, a user text block) without Claude Code's notes of the messages the
+    person typed meanwhile (:data:`_STEERED`), and those messages, in order."""
+    typed: list[str] = []
+    at = text.find(_STEERED)
+    while at >= 0:
+        start = text.rfind(claude_code._REMINDER_OPEN, 0, at)
+        wrapped = start >= 0 and not text[start + len(claude_code._REMINDER_OPEN):at].strip()
+        start = start if wrapped else at
+        said_from = at + len(_STEERED)
+        close = text.find(claude_code._REMINDER_CLOSE, said_from) if wrapped else -1
+        said_to = text.find(_STEERED_END, said_from, close if close >= 0 else len(text))
+        if close < 0 and said_to < 0:  # the words alone (a file that quotes them): no note of the CLI's
+            at = text.find(_STEERED, said_from)
+            continue
+        if close >= 0:
+            stop = close + len(claude_code._REMINDER_CLOSE)
+        else:
+            stop = said_to + len(_STEERED_END)
+            stop += len(_STEERED_LAST) if text.startswith(_STEERED_LAST, stop) else 0
+        said = text[said_from:said_to if said_to >= 0 else close].strip()
+        if said:
+            typed.append(said)
+        text = "\n".join(part for part in (text[:start].rstrip(), text[stop:].lstrip()) if part)
+        at = text.find(_STEERED, start)
+    return text, typed
 
 
 def _cline_user_blocks(content: list, event, call_names) -> list[Event] | None:
