@@ -17,7 +17,11 @@ MASK = "***REDACTED***"
 # A tokenizer's special tokens are named like secrets and are evidence, not secrets:
 # tokenizer_config.json and special_tokens_map.json hold "eos_token": "<|eot_id|>" (transformers
 # src/transformers/tokenization_utils_base.py, SPECIAL_TOKENS_ATTRIBUTES).
-_TOKENIZER_TOKENS = r"(?:bos|eos|unk|sep|pad|cls|mask|additional_special|im_start|im_end|eot|eom)_tokens?"
+_TOKENIZER_TOKENS = (r"(?:(?:bos|eos|unk|sep|pad|cls|mask|additional_special|im_start|im_end|eot|eom)_tokens?"
+                     r"|(?:max|min|num|total)[_-](?:(?:new|input|output|prompt|draft|gen)[_-])?tokens?)(?:[_-]?\d{1,3})?")
+"""Names with "token" that hold no secret: a tokenizer's special tokens, and a count of tokens
+(`--max-token 512`, `MAX_NEW_TOKEN="512"`: a launch command's limit, masked, read ***REDACTED***);
+numbered as a secret's name may be (`pad_token_2`), as the patterns read a name."""
 
 # Every run of name characters is bounded and anchored at its start: output is full of long
 # runs of them (a line of 100,000 dashes, base64url blobs), and an unbounded `[A-Z0-9_-]*`
