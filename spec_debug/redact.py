@@ -125,8 +125,10 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # is (--api-key-2 VALUE, --token2 VALUE), as NAME=value and redact_value read the name.
     # A bare value is no next flag (`--api-key --port 8000`: the server errors on the missing
     # value), as the argv walk (_redact_list) reads it: masked, the evidence lost `--port`.
+    # Nor is a redirection or another shell operator: `gh auth login --with-token < mytoken.txt`
+    # (a flag that reads the token from standard input) read `--with-token ***REDACTED*** mytoken.txt`.
     re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)"
-               r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--)[^\s'\"]+)"),
+               r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
     # dict or JSON object (`headers={"Authorization": "Bearer ..."}` in the script an agent writes to
     # call the server's OpenAI-compatible API, whose key `--api-key` set: any string, no token shape).
@@ -218,6 +220,14 @@ _CLIENT_PATTERNS: list[re.Pattern[str]] = [
     # REDISCLI_AUTH (redis-cli since 5.0.3): `MYSQL_PWD=... mysql -u root`, `export REDISCLI_AUTH=...`.
     re.compile(r"MYSQL_PWD(?<=\bMYSQL_PWD)=" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"';&|]+)"),
     re.compile(r"REDISCLI_AUTH(?<=\bREDISCLI_AUTH)=" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"';&|]+)"),
+    # The token `gh auth login --with-token` reads from standard input (gh-auth-login(1):
+    # "--with-token Read token from standard input"), echoed into it or as a here-string; a
+    # GitHub Enterprise token or a classic 40-hex OAuth token has no shape the token patterns know.
+    re.compile(r"(?:echo(?<=\becho)(?:\s+-[neE]+)?|printf(?<=\bprintf)(?:\s+(?:'[^'\n]*%s[^'\n]*'|\"[^\"\n]*%s[^\"\n]*\"))?)"
+               r"\s+(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s|;&]+)\s*\|\s*gh\s+auth\s+login\b[^\n;|&]{0,500}?"
+               r"\s--with-token\b"),
+    re.compile(r"gh(?<=\bgh)\s+auth\s+login\b[^\n;|&]{0,500}?\s--with-token\b[^\n;|&]{0,500}?<<<\s*"
+               r"(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s;&|]+)"),
 ]
 """Applied behind their literals only ("login", "MYSQL_PWD", "REDISCLI_AUTH"): a text that passes
 the named gate (a URL's "://" is enough) pays three substring scans for them, not five searches."""
@@ -413,6 +423,7 @@ def _may_need_named(text: str) -> bool:
     low = text.lower()
     if "token" in low and (_TOKEN_ASSIGN(low) is not None or _TOKEN_FLAG(low) is not None
                            or _KEY_IN_CODE(low) is not None or "token-" in low and "${" in low
+                           or "with-token" in low  # gh auth login --with-token, its token on stdin
                            or "value" in low and _ENV_PAIR(low) is not None):  # an env list's {name, value}
         return True
     if "key" in low and ("private key" in low or _KEY_ASSIGN(low) is not None or _KEY_FLAG(low) is not None
