@@ -186,8 +186,11 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
                r"\s--password-stdin\b"),
     # curl --oauth2-bearer TOKEN (curl.se/docs/manpage.html#--oauth2-bearer).
     re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s--oauth2-bearer[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"][^\s'\"]*)"),
-    # wandb login <40-hex API key>.
-    re.compile(r"wandb(?<=\bwandb)\s+login\s+(?:--?\S+\s+)*(?P<secret>[0-9a-f]{40})\b"),
+    # wandb login KEY: an optional prefix up to the last "-" (a W&B server of one's own: `local-...`),
+    # then 40 or more letters, digits or underscores (wandb/sdk/lib/auth/validation.py,
+    # check_api_key); after the command's flags, `--host URL` with its value (wandb/cli/cli.py, login).
+    # The prefix stays: it says which server the key is for.
+    re.compile(r"wandb(?<=\bwandb)\s+login(?:\s+(?:--host[= ]\S+|--?(?!host(?![\w-]))\w[\w-]*))*\s+(?:[\w-]*-)?(?P<secret>\w{40,})(?![\w.-])"),
     # A netrc entry's password, as `cat ~/.netrc` shows it: `wandb login` writes its API key there
     # (`machine api.wandb.ai login user password KEY`); the tokens are separated by spaces or new
     # lines, `login` and `account` may come between (netrc(5): GNU inetutils and curl read the same
