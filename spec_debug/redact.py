@@ -19,7 +19,16 @@ MASK = "***REDACTED***"
 # A tokenizer's special tokens are named like secrets and are evidence, not secrets:
 # tokenizer_config.json and special_tokens_map.json hold "eos_token": "<|eot_id|>" (transformers
 # src/transformers/tokenization_utils_base.py, SPECIAL_TOKENS_ATTRIBUTES).
-_TOKENIZER_TOKENS = r"(?:bos|eos|unk|sep|pad|cls|mask|additional_special|im_start|im_end|eot|eom)_tokens?"
+_TOKENIZER_TOKENS = (r"(?:(?:bos|eos|unk|sep|pad|cls|mask|additional_special|im_start|im_end|eot|eom)_tokens?"
+                     r"|(?:max|min|num|total)[_-](?:(?:new|input|output|prompt|draft|gen)[_-])?tokens?"
+                     r"|(?:next|prev|previous|first|last|current|cur|draft|target|input|output|accepted|rejected"
+                     r"|generated|sampled|predicted|bonus)_tokens?)(?:[_-]?\d{1,3})?")
+"""Names with "token" that hold no secret: a tokenizer's special tokens, a count of tokens
+(`--max-token 512`, `MAX_NEW_TOKEN="512"`: a launch command's limit, masked, read ***REDACTED***),
+and a token of the sequence a speculative-decoding session prints and compares (`next_token =
+logits.argmax(-1)`, a dump's {"draft_token": "▁the", "target_token": "▁a"}); numbered as a
+secret's name may be (`pad_token_2`), as the patterns read a name. Not `new_token`: a rotated
+credential is named so as often as a generated token."""
 
 # Every run of name characters is bounded and anchored at its start: output is full of long
 # runs of them (a line of 100,000 dashes, base64url blobs), and an unbounded `[A-Z0-9_-]*`
@@ -44,6 +53,14 @@ of "the token was not set" is about: masked, `export HF_TOKEN=$(cat FILE)` read
 `HF_TOKEN=***REDACTED*** FILE)` (the mask ended at the first space) and `HF_TOKEN=$HF_TOKEN` hid
 that it was a reference. `$ecret` and `'$X'` (single quotes keep it literal) are still masked."""
 
+_NO_SECRET_IN_CODE = r"(?!(?-i:True|False|null|true|false)(?![\w.-])|(?:os\.)?(?-i:environ(?=[.\[])|getenv\())"
+"""Not a value typed in, in code or a config: True, False, null (`use_auth_token=True`,
+`token=False`, YAML's `hf_token: null`: whether a token was passed at all, what a 401 postmortem
+asks), nor a read of the environment (`token=os.environ["HF_TOKEN"]`, `api_key=os.getenv(
+"VLLM_API_KEY")`, Python's `$HF_TOKEN`), which the bare value cut in half:
+`token=***REDACTED***"HF_TOKEN"])`. Bare only: a quoted "true" is a string typed in. (Python's
+None is still masked: tests/core/test_hardening69_redact_comparison.py pins `hf_token = None`.)"""
+
 _EXPANSION_DEFAULT = r":?[-=](?P<secret>\"(?!\$)[^\"}]+\"|'[^'}]+'|(?![$\"'])[^}\s\"'`]+)\}"
 """The default of a parameter expansion after its name, to the closing brace (``:-word``, ``:=word``,
 ``-word``, ``=word``; POSIX XCU 2.6.2): quoted, or bare up to the brace; not a reference
@@ -64,7 +81,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # `python3 -c` or heredoc sets it before loading a gated model: the value is a string literal
     # after the quoted name, which NAME=value below does not read (the quote and bracket between).
     # Numbered too (`os.environ["API_KEY_2"]`), as NAME=value and redact_value read the name.
-    re.compile(r"(?i)(?:\[\s*|(?:setdefault|putenv)\(\s*)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"(?P=q))"
+    re.compile(r"(?i)(?:\[\s*|(?:setdefault|putenv|getenv|get)\(\s*)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"(?P=q))"
                r"[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?(?P=q)"
                r"\s*(?:\]\s*=(?!=)|,)\s*(?![\"']\d{1,11}[\"'])(?P<secret>\"[^\"\n]*\"|'[^'\n]*')"),
     # Before NAME=value: a cookie's whole value is one secret, not its `csrftoken=` alone (secret_spans
@@ -99,7 +116,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # `--var mongo_password_2=...`, the second secret of one kind distill asks for).
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
@@ -115,7 +132,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # typed. `valueFrom:` (a secretKeyRef) holds no value. The name may be numbered (HF_TOKEN_2).
     re.compile(r"(?i)(?<![\w-])name[\"']?\s*[:=]\s*[\"']?(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_.-]{0,64}?"
                r"(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]?KEY)(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?"
-               r"value[\"']?\s*[:=]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE
+               r"value[\"']?\s*[:=]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE; spelt with underscores
     # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
@@ -123,8 +140,11 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # is (--api-key-2 VALUE, --token2 VALUE), as NAME=value and redact_value read the name.
     # A bare value is no next flag (`--api-key --port 8000`: the server errors on the missing
     # value), as the argv walk (_redact_list) reads it: masked, the evidence lost `--port`.
+    # Nor is a redirection or another shell operator: `gh auth login --with-token < mytoken.txt`
+    # (a flag that reads the token from standard input) read `--with-token ***REDACTED*** mytoken.txt`.
     re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)"
-               r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--)[^\s'\"]+)"),
+               r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
+               + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
     # dict or JSON object (`headers={"Authorization": "Bearer ..."}` in the script an agent writes to
     # call the server's OpenAI-compatible API, whose key `--api-key` set: any string, no token shape).
@@ -168,8 +188,11 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
                r"\s--password-stdin\b"),
     # curl --oauth2-bearer TOKEN (curl.se/docs/manpage.html#--oauth2-bearer).
     re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s--oauth2-bearer[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"][^\s'\"]*)"),
-    # wandb login <40-hex API key>.
-    re.compile(r"wandb(?<=\bwandb)\s+login\s+(?:--?\S+\s+)*(?P<secret>[0-9a-f]{40})\b"),
+    # wandb login KEY: an optional prefix up to the last "-" (a W&B server of one's own: `local-...`),
+    # then 40 or more letters, digits or underscores (wandb/sdk/lib/auth/validation.py,
+    # check_api_key); after the command's flags, `--host URL` with its value (wandb/cli/cli.py, login).
+    # The prefix stays: it says which server the key is for.
+    re.compile(r"wandb(?<=\bwandb)\s+login(?:\s+(?:--host[= ]\S+|--?(?!host(?![\w-]))\w[\w-]*))*\s+(?:[\w-]*-)?(?P<secret>\w{40,})(?![\w.-])"),
     # A netrc entry's password, as `cat ~/.netrc` shows it: `wandb login` writes its API key there
     # (`machine api.wandb.ai login user password KEY`); the tokens are separated by spaces or new
     # lines, `login` and `account` may come between (netrc(5): GNU inetutils and curl read the same
@@ -216,6 +239,14 @@ _CLIENT_PATTERNS: list[re.Pattern[str]] = [
     # REDISCLI_AUTH (redis-cli since 5.0.3): `MYSQL_PWD=... mysql -u root`, `export REDISCLI_AUTH=...`.
     re.compile(r"MYSQL_PWD(?<=\bMYSQL_PWD)=" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"';&|]+)"),
     re.compile(r"REDISCLI_AUTH(?<=\bREDISCLI_AUTH)=" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"';&|]+)"),
+    # The token `gh auth login --with-token` reads from standard input (gh-auth-login(1):
+    # "--with-token Read token from standard input"), echoed into it or as a here-string; a
+    # GitHub Enterprise token or a classic 40-hex OAuth token has no shape the token patterns know.
+    re.compile(r"(?:echo(?<=\becho)(?:\s+-[neE]+)?|printf(?<=\bprintf)(?:\s+(?:'[^'\n]*%s[^'\n]*'|\"[^\"\n]*%s[^\"\n]*\"))?)"
+               r"\s+(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s|;&]+)\s*\|\s*gh\s+auth\s+login\b[^\n;|&]{0,500}?"
+               r"\s--with-token\b"),
+    re.compile(r"gh(?<=\bgh)\s+auth\s+login\b[^\n;|&]{0,500}?\s--with-token\b[^\n;|&]{0,500}?<<<\s*"
+               r"(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s;&|]+)"),
 ]
 """Applied behind their literals only ("login", "MYSQL_PWD", "REDISCLI_AUTH"): a text that passes
 the named gate (a URL's "://" is enough) pays three substring scans for them, not five searches."""
@@ -411,6 +442,7 @@ def _may_need_named(text: str) -> bool:
     low = text.lower()
     if "token" in low and (_TOKEN_ASSIGN(low) is not None or _TOKEN_FLAG(low) is not None
                            or _KEY_IN_CODE(low) is not None or "token-" in low and "${" in low
+                           or "with-token" in low  # gh auth login --with-token, its token on stdin
                            or "value" in low and _ENV_PAIR(low) is not None):  # an env list's {name, value}
         return True
     if "key" in low and ("private key" in low or _KEY_ASSIGN(low) is not None or _KEY_FLAG(low) is not None
@@ -545,6 +577,10 @@ _SECRET_FLAG_WORD = re.compile(r"(?i)--(?!" + _TOKENIZER_TOKENS + r"\Z)(?:[a-z0-
                                r"(?:api[-_]key|token|password|secret)(?:[-_]?\d{1,3})?").fullmatch
 
 
+_NO_SECRET_WORDS = frozenset(("True", "False", "null", "true", "false"))
+"""The words of _NO_SECRET_IN_CODE, as a flag's value in an argv (`--use_auth_token True`)."""
+
+
 def _redact_list(items: list) -> list:
     out = []
     flag = False  # the word before was a secret's flag (--api-key)
@@ -553,8 +589,8 @@ def _redact_list(items: list) -> list:
         if t is dict:
             out.append(_redact_dict(v))
         elif t is str:
-            # not an empty value, a `$VAR` the shell fills in, nor the next flag
-            if flag and v and v[0] != "$" and not v.startswith("--"):
+            # not an empty value, a `$VAR` the shell fills in, the next flag, nor True/False/null
+            if flag and v and v[0] != "$" and not v.startswith("--") and v not in _NO_SECRET_WORDS:
                 out.append(MASK)
             else:
                 out.append(redact_text(v))
