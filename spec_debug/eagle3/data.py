@@ -273,14 +273,27 @@ def _what_else_is_here(root: Path) -> tuple[str, str | None]:
     return "", None
 
 
-def _layer_ids_from_metadata(path: Path, metadata: dict | None) -> tuple[int, ...] | None:
+def _layer_ids_from_metadata(path: Path, metadata: dict | None,
+                             num_slots: int) -> tuple[int, ...] | None:
+    """The file's `layer_ids` metadata, one target layer id per stored slot. A list of
+    another length belongs to another capture (metadata copied from a wider or narrower
+    dump, a hand-written entry): the slots it would name are not this file's, so the file is
+    refused here, in the header read as in the sample read, before any slot is chosen by it
+    (a shorter list was indexed past its end choosing the draft's slots: an IndexError)."""
     if not metadata or "layer_ids" not in metadata:
         return None
     try:
-        return tuple(int(i) for i in json.loads(metadata["layer_ids"]))
+        ids = tuple(int(i) for i in json.loads(metadata["layer_ids"]))
     except (ValueError, TypeError) as exc:
         raise DataError(f"{path}: layer_ids metadata is not a JSON list of ints "
                         f"({metadata['layer_ids'][:80]!r}: {exc})") from None
+    if len(ids) != num_slots:
+        raise DataError(f"{path}: layer_ids metadata names {len(ids)} slot{'' if len(ids) == 1 else 's'} "
+                        f"{list(ids)[:8]}{' ...' if len(ids) > 8 else ''}, the file's "
+                        f"hidden_states hold {num_slots} per position",
+                        hint="write the metadata again with one layer id per stored slot "
+                             "(the last one the final layer), or drop the layer_ids entry")
+    return ids
 
 
 def _not_a_sample(path: Path, names: list[str]) -> DataError:
@@ -389,7 +402,7 @@ def _describe_file(path: Path, count: int) -> DataInfo:
             _refuse_slot_major(path, header["hidden_states"]["shape"], tokens[-1])
         slots, hidden, _ = _state_dims(path, header["hidden_states"]["shape"])
         return DataInfo("speculators", count, slots, hidden,
-                        _layer_ids_from_metadata(path, header.get("__metadata__")), True,
+                        _layer_ids_from_metadata(path, header.get("__metadata__"), slots), True,
                         "loss_mask" in header)
     return _describe_record(path, count)
 
@@ -486,11 +499,11 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
             token_key = next((k for k in _TOKEN_KEYS if k in keys), None)
             if token_key is None or "hidden_states" not in keys:
                 raise _not_a_sample(path, list(keys))
-            layer_ids = _layer_ids_from_metadata(path, handle.metadata())
             token_ids = handle.get_tensor(token_key)
             states = handle.get_slice("hidden_states")
             state_shape = states.get_shape()
             S, _, batched = _state_dims(path, state_shape)
+            layer_ids = _layer_ids_from_metadata(path, handle.metadata(), S)
             if batched:
                 states = handle.get_tensor("hidden_states")[0]
             T = int(states.get_shape()[0]) if not batched else int(states.shape[0])
@@ -542,8 +555,6 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
     elif loss_mask.numel() != T:
         raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, hidden_states {T}"
                         + MASK_LENGTH_FIX)
-    if layer_ids is not None and len(layer_ids) != S:
-        raise DataError(f"{path}: layer_ids metadata names {len(layer_ids)} slots, file has {S}")
     kept, chunk_size = _unpadded_rows(path, attention, T)
     sample = Sample(path.name, _exact_ids(path, token_key, token_ids), chosen, wanted,
                     final_state, _mask_bool(path, loss_mask), layer_ids, S,
