@@ -1010,6 +1010,8 @@ def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
     token_ids = _token_ids(path, data)
     T = token_ids.shape[0]
     shapes = {tuple(t.shape) for t in layers}
+    if len(shapes) > 1 and all(len(shape) == 2 for shape in shapes):
+        _refuse_unlike_layers(path, layers, T)
     if len(shapes) != 1 or len(next(iter(shapes))) != 2 or next(iter(shapes))[0] != T:
         states = next(iter(shapes))[0] if len(shapes) == 1 and len(next(iter(shapes))) == 2 else T
         raise DataError(f"{path}: hidden_states holds shapes {sorted(shapes)[:3]}; expected "
@@ -1024,6 +1026,31 @@ def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
                   loss_mask, None, S, format_v1=True, data_format="speculators_v1",
                   loss_mask_given=data.get("loss_mask") is not None,
                   ids_ceiling=_ids_ceiling(data["input_ids"]))
+
+
+def _refuse_unlike_layers(path: Path, layers: Sequence[Tensor], T: int) -> None:
+    """A v1 list of [tokens, hidden] layers that disagree with each other. Every layer of one
+    forward pass is as long as its sequence and as wide as the target's hidden size
+    (speculators' generator appends one [T, Ht] slice per captured layer), so layers of two
+    widths hold something that is no hidden state of this target (logits, another model's
+    states), and layers of two lengths the states of different sequences. Either way the
+    ids are not the cause, which the length refusal after this one would say."""
+    rows = sorted({int(t.shape[0]) for t in layers})
+    widths = sorted({int(t.shape[1]) for t in layers})
+    listed = ", ".join(f"{j}: {list(t.shape)}" for j, t in enumerate(layers[:8])) + (
+        ", ..." if len(layers) > 8 else "")
+    if len(rows) == 1:
+        raise DataError(f"{path}: the {len(layers)} layers of hidden_states are of different "
+                        f"widths {widths} ({listed}): the layers of one target share its "
+                        "hidden size, so an entry of the list is no hidden state of it (logits, "
+                        "another model's states)",
+                        hint="save one [tokens, hidden] tensor per captured layer of the target, "
+                             "the final layer's last (speculators data_*.pt format)")
+    raise DataError(f"{path}: the {len(layers)} layers of hidden_states are of different "
+                    f"lengths {rows} ({listed}), input_ids {T}: the list mixes the states of "
+                    "different sequences (one layer cut to a max length, or kept from another "
+                    "prompt)", hint="dump the sample again, every layer from the one forward "
+                                    "pass over its input_ids")
 
 
 # Torch-saved writers that keep the aux states (concatenated, [.., T, A*Ht]) apart from the
