@@ -1356,6 +1356,13 @@ def _narrow_ids(sample: Sample, vocab_size: int, low: int) -> None:
                     hint="dump the token ids again as int64 (or int32)")
 
 
+# the fix of hidden states the target's forward pass left non-finite (see check_sample)
+NON_FINITE_FIX = ("the target's forward pass gave these values (a target run in float16 "
+                  "overflows on large activations: run it in bfloat16); speculators' data "
+                  "generation refuses such files (data_generation/offline.py "
+                  "check_hidden_states): drop the sample or dump it again")
+
+
 def check_sample(sample: Sample, spec: SampleSpec) -> None:
     """Raise DataError when `sample` cannot be scored against `spec`.
 
@@ -1415,7 +1422,13 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
                 # some targets keep at the first token) become Inf
                 where += "; float16 holds at most 65504, so large activations overflow: dump " \
                          "in bfloat16"
-            raise DataError(f"{sample.name}: NaN or Inf in the {what} ({where})")
+                hint = "dump the hidden states again in bfloat16 (or float32)"
+            else:
+                # stored in a type that holds them, so the target's forward gave them: most
+                # often a target run in float16 (vLLM/transformers --dtype half, or a GPU
+                # without bfloat16) whose activations overflowed before the cast for saving
+                hint = NON_FINITE_FIX
+            raise DataError(f"{sample.name}: NaN or Inf in the {what} ({where})", hint=hint)
         _refuse_unwritten(sample, what, parts, states.dim() == 3)
         if states.dim() == 3 and spec.fc_read:
             # told by the caller, not guessed from the count of slots read: a dump of the aux
