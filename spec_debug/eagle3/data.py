@@ -451,13 +451,31 @@ def describe_data(data_dir: str | Path) -> DataInfo:
 # Read raw, every state is off by its token's scale (a draft without norm_before_fc then
 # scores near zero).
 _FP8_SCALES = "hidden_states_scales"
+_FP8_SCALES_FIX = ("copy the files as the connector wrote them (hidden_states_scales, float32 "
+                   "[tokens, 1, 1], beside hidden_states), or dump the hidden states again in "
+                   "bfloat16")
 
 
 def _dequantize_fp8(path: Path, scales: Tensor, T: int, chosen: Tensor,
                     final_state: Tensor | None) -> tuple[Tensor, Tensor | None]:
     if scales.numel() != T:
         raise DataError(f"{path}: {_FP8_SCALES} has shape {list(scales.shape)}, expected one "
-                        f"scale per token [{T}, 1, 1] (speculators FP8 hidden-state format)")
+                        f"scale per token [{T}, 1, 1] (speculators FP8 hidden-state format)",
+                        hint=_FP8_SCALES_FIX)
+    # the connector's scales are float32 amax / 448 clamped to at least 1e-12
+    # (hs_connectors fp8_utils.quantize_tensor_to_fp8): scales cast to an integer type (all
+    # rounded to 0) or zero ones multiplied every state to zero, and the sample was refused as
+    # "all zeros: the capture wrote nothing there", a capture that did write
+    if not scales.is_floating_point():
+        raise DataError(f"{path}: {_FP8_SCALES} is {str(scales.dtype)[6:]}, not the float32 "
+                        "scales speculators' FP8 connector writes: cast to integers, the scales "
+                        "(amax / 448 per token, most under 1) are lost", hint=_FP8_SCALES_FIX)
+    low = scales.reshape(-1).float()
+    bad = int((low <= 0).sum())
+    if bad:
+        raise DataError(f"{path}: {_FP8_SCALES} holds {bad} of {T} scales at zero or below; the "
+                        "FP8 connector's are positive (amax / 448 per token, at least 1e-12), "
+                        "so the states cannot be read back", hint=_FP8_SCALES_FIX)
     per_token = scales.reshape(T, 1).to(torch.bfloat16)  # [T, 1]
     chosen = chosen.to(torch.bfloat16) * per_token[:, :, None]  # [T, s, Ht]
     if final_state is not None:
