@@ -273,14 +273,27 @@ def _what_else_is_here(root: Path) -> tuple[str, str | None]:
     return "", None
 
 
-def _layer_ids_from_metadata(path: Path, metadata: dict | None) -> tuple[int, ...] | None:
+def _layer_ids_from_metadata(path: Path, metadata: dict | None,
+                             num_slots: int) -> tuple[int, ...] | None:
+    """The file's `layer_ids` metadata, one target layer id per stored slot. A list of
+    another length belongs to another capture (metadata copied from a wider or narrower
+    dump, a hand-written entry): the slots it would name are not this file's, so the file is
+    refused here, in the header read as in the sample read, before any slot is chosen by it
+    (a shorter list was indexed past its end choosing the draft's slots: an IndexError)."""
     if not metadata or "layer_ids" not in metadata:
         return None
     try:
-        return tuple(int(i) for i in json.loads(metadata["layer_ids"]))
+        ids = tuple(int(i) for i in json.loads(metadata["layer_ids"]))
     except (ValueError, TypeError) as exc:
         raise DataError(f"{path}: layer_ids metadata is not a JSON list of ints "
                         f"({metadata['layer_ids'][:80]!r}: {exc})") from None
+    if len(ids) != num_slots:
+        raise DataError(f"{path}: layer_ids metadata names {len(ids)} slot{'' if len(ids) == 1 else 's'} "
+                        f"{list(ids)[:8]}{' ...' if len(ids) > 8 else ''}, the file's "
+                        f"hidden_states hold {num_slots} per position",
+                        hint="write the metadata again with one layer id per stored slot "
+                             "(the last one the final layer), or drop the layer_ids entry")
+    return ids
 
 
 def _not_a_sample(path: Path, names: list[str]) -> DataError:
@@ -389,7 +402,7 @@ def _describe_file(path: Path, count: int) -> DataInfo:
             _refuse_slot_major(path, header["hidden_states"]["shape"], tokens[-1])
         slots, hidden, _ = _state_dims(path, header["hidden_states"]["shape"])
         return DataInfo("speculators", count, slots, hidden,
-                        _layer_ids_from_metadata(path, header.get("__metadata__")), True,
+                        _layer_ids_from_metadata(path, header.get("__metadata__"), slots), True,
                         "loss_mask" in header)
     return _describe_record(path, count)
 
@@ -438,13 +451,31 @@ def describe_data(data_dir: str | Path) -> DataInfo:
 # Read raw, every state is off by its token's scale (a draft without norm_before_fc then
 # scores near zero).
 _FP8_SCALES = "hidden_states_scales"
+_FP8_SCALES_FIX = ("copy the files as the connector wrote them (hidden_states_scales, float32 "
+                   "[tokens, 1, 1], beside hidden_states), or dump the hidden states again in "
+                   "bfloat16")
 
 
 def _dequantize_fp8(path: Path, scales: Tensor, T: int, chosen: Tensor,
                     final_state: Tensor | None) -> tuple[Tensor, Tensor | None]:
     if scales.numel() != T:
         raise DataError(f"{path}: {_FP8_SCALES} has shape {list(scales.shape)}, expected one "
-                        f"scale per token [{T}, 1, 1] (speculators FP8 hidden-state format)")
+                        f"scale per token [{T}, 1, 1] (speculators FP8 hidden-state format)",
+                        hint=_FP8_SCALES_FIX)
+    # the connector's scales are float32 amax / 448 clamped to at least 1e-12
+    # (hs_connectors fp8_utils.quantize_tensor_to_fp8): scales cast to an integer type (all
+    # rounded to 0) or zero ones multiplied every state to zero, and the sample was refused as
+    # "all zeros: the capture wrote nothing there", a capture that did write
+    if not scales.is_floating_point():
+        raise DataError(f"{path}: {_FP8_SCALES} is {str(scales.dtype)[6:]}, not the float32 "
+                        "scales speculators' FP8 connector writes: cast to integers, the scales "
+                        "(amax / 448 per token, most under 1) are lost", hint=_FP8_SCALES_FIX)
+    low = scales.reshape(-1).float()
+    bad = int((low <= 0).sum())
+    if bad:
+        raise DataError(f"{path}: {_FP8_SCALES} holds {bad} of {T} scales at zero or below; the "
+                        "FP8 connector's are positive (amax / 448 per token, at least 1e-12), "
+                        "so the states cannot be read back", hint=_FP8_SCALES_FIX)
     per_token = scales.reshape(T, 1).to(torch.bfloat16)  # [T, 1]
     chosen = chosen.to(torch.bfloat16) * per_token[:, :, None]  # [T, s, Ht]
     if final_state is not None:
@@ -486,11 +517,11 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
             token_key = next((k for k in _TOKEN_KEYS if k in keys), None)
             if token_key is None or "hidden_states" not in keys:
                 raise _not_a_sample(path, list(keys))
-            layer_ids = _layer_ids_from_metadata(path, handle.metadata())
             token_ids = handle.get_tensor(token_key)
             states = handle.get_slice("hidden_states")
             state_shape = states.get_shape()
             S, _, batched = _state_dims(path, state_shape)
+            layer_ids = _layer_ids_from_metadata(path, handle.metadata(), S)
             if batched:
                 states = handle.get_tensor("hidden_states")[0]
             T = int(states.get_shape()[0]) if not batched else int(states.shape[0])
@@ -542,8 +573,6 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
     elif loss_mask.numel() != T:
         raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, hidden_states {T}"
                         + MASK_LENGTH_FIX)
-    if layer_ids is not None and len(layer_ids) != S:
-        raise DataError(f"{path}: layer_ids metadata names {len(layer_ids)} slots, file has {S}")
     kept, chunk_size = _unpadded_rows(path, attention, T)
     sample = Sample(path.name, _exact_ids(path, token_key, token_ids), chosen, wanted,
                     final_state, _mask_bool(path, loss_mask), layer_ids, S,
@@ -999,6 +1028,8 @@ def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
     token_ids = _token_ids(path, data)
     T = token_ids.shape[0]
     shapes = {tuple(t.shape) for t in layers}
+    if len(shapes) > 1 and all(len(shape) == 2 for shape in shapes):
+        _refuse_unlike_layers(path, layers, T)
     if len(shapes) != 1 or len(next(iter(shapes))) != 2 or next(iter(shapes))[0] != T:
         states = next(iter(shapes))[0] if len(shapes) == 1 and len(next(iter(shapes))) == 2 else T
         raise DataError(f"{path}: hidden_states holds shapes {sorted(shapes)[:3]}; expected "
@@ -1013,6 +1044,31 @@ def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
                   loss_mask, None, S, format_v1=True, data_format="speculators_v1",
                   loss_mask_given=data.get("loss_mask") is not None,
                   ids_ceiling=_ids_ceiling(data["input_ids"]))
+
+
+def _refuse_unlike_layers(path: Path, layers: Sequence[Tensor], T: int) -> None:
+    """A v1 list of [tokens, hidden] layers that disagree with each other. Every layer of one
+    forward pass is as long as its sequence and as wide as the target's hidden size
+    (speculators' generator appends one [T, Ht] slice per captured layer), so layers of two
+    widths hold something that is no hidden state of this target (logits, another model's
+    states), and layers of two lengths the states of different sequences. Either way the
+    ids are not the cause, which the length refusal after this one would say."""
+    rows = sorted({int(t.shape[0]) for t in layers})
+    widths = sorted({int(t.shape[1]) for t in layers})
+    listed = ", ".join(f"{j}: {list(t.shape)}" for j, t in enumerate(layers[:8])) + (
+        ", ..." if len(layers) > 8 else "")
+    if len(rows) == 1:
+        raise DataError(f"{path}: the {len(layers)} layers of hidden_states are of different "
+                        f"widths {widths} ({listed}): the layers of one target share its "
+                        "hidden size, so an entry of the list is no hidden state of it (logits, "
+                        "another model's states)",
+                        hint="save one [tokens, hidden] tensor per captured layer of the target, "
+                             "the final layer's last (speculators data_*.pt format)")
+    raise DataError(f"{path}: the {len(layers)} layers of hidden_states are of different "
+                    f"lengths {rows} ({listed}), input_ids {T}: the list mixes the states of "
+                    "different sequences (one layer cut to a max length, or kept from another "
+                    "prompt)", hint="dump the sample again, every layer from the one forward "
+                                    "pass over its input_ids")
 
 
 # Torch-saved writers that keep the aux states (concatenated, [.., T, A*Ht]) apart from the
@@ -1318,6 +1374,13 @@ def _narrow_ids(sample: Sample, vocab_size: int, low: int) -> None:
                     hint="dump the token ids again as int64 (or int32)")
 
 
+# the fix of hidden states the target's forward pass left non-finite (see check_sample)
+NON_FINITE_FIX = ("the target's forward pass gave these values (a target run in float16 "
+                  "overflows on large activations: run it in bfloat16); speculators' data "
+                  "generation refuses such files (data_generation/offline.py "
+                  "check_hidden_states): drop the sample or dump it again")
+
+
 def check_sample(sample: Sample, spec: SampleSpec) -> None:
     """Raise DataError when `sample` cannot be scored against `spec`.
 
@@ -1377,7 +1440,13 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
                 # some targets keep at the first token) become Inf
                 where += "; float16 holds at most 65504, so large activations overflow: dump " \
                          "in bfloat16"
-            raise DataError(f"{sample.name}: NaN or Inf in the {what} ({where})")
+                hint = "dump the hidden states again in bfloat16 (or float32)"
+            else:
+                # stored in a type that holds them, so the target's forward gave them: most
+                # often a target run in float16 (vLLM/transformers --dtype half, or a GPU
+                # without bfloat16) whose activations overflowed before the cast for saving
+                hint = NON_FINITE_FIX
+            raise DataError(f"{sample.name}: NaN or Inf in the {what} ({where})", hint=hint)
         _refuse_unwritten(sample, what, parts, states.dim() == 3)
         if states.dim() == 3 and spec.fc_read:
             # told by the caller, not guessed from the count of slots read: a dump of the aux
