@@ -18,7 +18,7 @@ import re
 import shlex
 import textwrap
 import tokenize
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -3284,6 +3284,36 @@ _SGLANG_SPECULATIVE_OPTIONS = frozenset(option for option in SGLANG_OPTIONS if o
 _SGLANG_OPTIONS_READ_BEFORE = "0.5.24"
 
 
+_SGLANG_SPECULATIVE_SUFFIXES = tuple(sorted(option.removeprefix("speculative-")
+                                            for option in _SGLANG_SPECULATIVE_OPTIONS))
+_SGLANG_HELP = "python -m sglang.launch_server --help"
+
+
+def _option_names(args: list[str], spelled: Callable[[str], str] = str) -> Iterator[str]:
+    """The option names of a server's `--word` / `--word=value` arguments, each once, as the parser
+    reads them (`spelled`: vLLM's reads `_` as `-`), up to argparse's end of options `--`
+    (_refuse_flags_after_end_marker says what follows). Left out: a word with an unexpanded `$`
+    (its name is not known here) and names no parser would take for an option name."""
+    seen = set()
+    for word in args:
+        if word == "--":
+            break
+        name = spelled(word[2:].partition("=")[0]) if word.startswith("--") else ""
+        if not name or name in seen or "$" in word or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", name):
+            continue
+        seen.add(name)
+        yield name
+
+
+def _unknown_option_hint(name: str, options: tuple[str, ...], help_command: str, prefix: str = "") -> str:
+    """How a line refusing an unknown `--{prefix}{name}` ends: the nearest of the sorted `options`
+    (compared without `prefix`) as a flag to write, or where the options are listed."""
+    nearest = _did_you_mean(name, options)
+    if nearest.startswith("did you mean"):
+        return nearest.replace("did you mean ", f"did you mean --{prefix}")
+    return f"drop it, or write an option `{help_command}` lists"
+
+
 def _unknown_sglang_option(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
     """A `--speculative-*` word no SGLang release has, nor abbreviates (argparse's allow_abbrev:
     a prefix of an option is read as it): a typo such as `--speculative-num-stepz 5` makes argparse
@@ -3299,13 +3329,10 @@ def _unknown_sglang_option(cfg: LaunchConfig, engine_version: str | None) -> lis
     lines = []
     for name in unknown:
         # compared after the shared `speculative-`, which alone would make every option look near
-        nearest = _did_you_mean(name.removeprefix("speculative-"), tuple(
-            sorted(option.removeprefix("speculative-") for option in _SGLANG_SPECULATIVE_OPTIONS)))
         lines.append(f"--{name}: SGLang has no such option (nor one it abbreviates, in any release from 0.4.4 to "
                      "0.5.23): argparse exits with 'unrecognized arguments' and the server does not start; "
-                     + (nearest.replace("did you mean ", "did you mean --speculative-")
-                        if nearest.startswith("did you mean")
-                        else "drop it, or write an option `python -m sglang.launch_server --help` lists"))
+                     + _unknown_option_hint(name.removeprefix("speculative-"), _SGLANG_SPECULATIVE_SUFFIXES,
+                                            _SGLANG_HELP, prefix="speculative-"))
     return lines
 
 
@@ -3335,18 +3362,13 @@ def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[
     if not (program in ("sglang.launch_server", "sglang.launch_server.py", "serve")
             or (program.rsplit("/", 1)[-1] == "launch_server.py" and "sglang_router" not in program)):
         return []
-    lines, seen = [], set()
+    lines = []
     neighbours = _sglang_neighbours(engine_version)
-    for word in args:
-        if word == "--":
-            break  # argparse's end of options (_refuse_flags_after_end_marker says what follows)
-        name = word[2:].partition("=")[0] if word.startswith("--") else ""
-        if (not name or name in seen or "$" in word or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", name)
-                or name.replace("_", "-").partition(".")[0] in _VLLM_ONLY_SPECULATIVE
+    for name in _option_names(args):
+        if (name.replace("_", "-").partition(".")[0] in _VLLM_ONLY_SPECULATIVE
                 # (said by _unknown_sglang_option, _sglang_options_too_new, _multi_layer_eagle_chain)
                 or name.replace("_", "-").startswith(("speculative-", "enable-multi-layer-eagle"))):
             continue
-        seen.add(name)
         if _starts_an_option(name, _SGLANG_OPTIONS_SORTED):
             fates = {_sglang_fate(name, release) for release in neighbours} if neighbours else {None}
             if None in fates:
@@ -3385,19 +3407,16 @@ def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[
                          f"releases read that have it: {having[0]} .. {having[-1]}): argparse exits with "
                          "'unrecognized arguments' and the server does not start; "
                          + ("upgrade SGLang, or drop it" if version_key(having[0]) > version_key(engine_version)
-                            else replaced or "drop it, or write the option `python -m sglang.launch_server --help` lists"))
+                            else replaced or f"drop it, or write the option `{_SGLANG_HELP}` lists"))
             continue
         vllm_name = _VLLM_NAMES_ON_SGLANG.get(name.replace("_", "-"))
-        nearest = (f"it is vLLM's; SGLang's is --{vllm_name}" if vllm_name
-                   else _did_you_mean(name, tuple(sorted(SGLANG_OPTIONS))))
         newer = "" if engine_version else (
             f", unless the server runs a release after {SGLANG_OPTIONS_RELEASES[-1]} that added it")
         lines.append(f"--{name}: SGLang has no such option (nor one it abbreviates, in any release from "
                      f"{SGLANG_OPTIONS_RELEASES[0]} to {SGLANG_OPTIONS_RELEASES[-1]}): argparse exits with "
                      f"'unrecognized arguments' and the server does not start{newer}; "
-                     + (nearest.replace("did you mean ", "did you mean --") if nearest.startswith("did you mean")
-                        else nearest if vllm_name
-                        else "drop it, or write an option `python -m sglang.launch_server --help` lists"))
+                     + (f"it is vLLM's; SGLang's is --{vllm_name}" if vllm_name
+                        else _unknown_option_hint(name, _SGLANG_OPTIONS_SORTED, _SGLANG_HELP)))
     return lines
 
 
@@ -3447,16 +3466,12 @@ def _unknown_vllm_flag(cfg: LaunchConfig, engine_version: str | None) -> list[st
     program, args = _program_and_args(cfg)
     if program not in _VLLM_SERVE_PROGRAMS and not re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", program):
         return []
-    lines, seen = [], set()
-    for word in args:
-        if word == "--":
-            break  # argparse's end of options
-        name = word[2:].partition("=")[0].replace("_", "-").partition(".")[0] if word.startswith("--") else ""
-        if (not name or name in seen or "$" in word or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", name)
-                or name.startswith("speculative-") or name in _VLLM_V0_SPECULATIVE or name in _VLLM_V0_FLAGS
+    lines = []
+    # FlexibleArgumentParser reads `_` as `-`, and `--NAME.KEY` as a key of --NAME
+    for name in _option_names(args, lambda name: name.replace("_", "-").partition(".")[0]):
+        if (name.startswith("speculative-") or name in _VLLM_V0_SPECULATIVE or name in _VLLM_V0_FLAGS
                 or name in _SGLANG_ONLY_PARALLEL):
             continue
-        seen.add(name)
         if _starts_an_option(name, sorted_options):
             # a prefix of several options of the release (`--quant awq`: --quantization and
             # --quantization-config) is argparse's "ambiguous option"; judged where the release is
@@ -3469,8 +3484,6 @@ def _unknown_vllm_flag(cfg: LaunchConfig, engine_version: str | None) -> list[st
                              "option' and the server does not start; write the option in full")
             continue
         sglang_name = _SGLANG_NAMES_ON_VLLM.get(name)
-        nearest = (f"it is SGLang's; vLLM's is --{sglang_name}" if sglang_name
-                   else _did_you_mean(name, sorted_options))
         if known:
             release = f"vLLM {engine_version} has no such option (nor one it abbreviates)"
             unless = ""
@@ -3482,9 +3495,8 @@ def _unknown_vllm_flag(cfg: LaunchConfig, engine_version: str | None) -> list[st
                       else f", unless vLLM {engine_version} has it (a release not read)")
         lines.append(f"--{name}: {release}: argparse exits with 'unrecognized arguments' and the server does not "
                      f"start{unless}; "
-                     + (nearest.replace("did you mean ", "did you mean --") if nearest.startswith("did you mean")
-                        else nearest if sglang_name
-                        else "drop it, or write an option `vllm serve --help=all` lists"))
+                     + (f"it is SGLang's; vLLM's is --{sglang_name}" if sglang_name
+                        else _unknown_option_hint(name, sorted_options, "vllm serve --help=all")))
     return lines
 
 
