@@ -2457,7 +2457,7 @@ def _short_hint(head: str) -> str:
     return f"write -{head} (one dash) or --{long} (in a --config YAML file: {long}: VALUE)"
 
 
-def _vllm_full_names(flags: dict[str, Any]) -> dict[str, Any]:
+def _vllm_full_names(flags: dict[str, Any], keywords: bool = False) -> dict[str, Any]:
     """`flags` with every abbreviation vLLM's argparse expands written in full (the part before a
     dotted key too: `--speculative.method eagle3` becomes one `--speculative '{...}'`, which
     argparse expands). Names under 3 characters are left as written: `-t`-style short words are
@@ -2465,18 +2465,22 @@ def _vllm_full_names(flags: dict[str, Any]) -> dict[str, Any]:
     full: dict[str, Any] = {}
     for name, value in flags.items():
         head, dot, tail = name.partition(".")
-        name = _vllm_full_name(head) + dot + tail
+        name = _vllm_full_name(head, keywords) + dot + tail
         full.pop(name, None)  # argparse: the last of two spellings of one option wins
         full[name] = value
     return full
 
 
-def _vllm_full_name(head: str) -> str:
+def _vllm_full_name(head: str, keywords: bool = False) -> str:
     """The option argparse expands a flag name (no dashes) to: itself, or the one option it is an
-    unambiguous prefix of (see _vllm_full_names). Raises for a prefix of two options."""
+    unambiguous prefix of (see _vllm_full_names). Raises for a prefix of two options, but for a
+    keyword argument of a Python call (`keywords`), which no argparse reads: kept as written
+    (_keyword_abbreviations says Python's TypeError)."""
     if head in _VLLM_OPTIONS or len(head) < 3:
         return head
     matches = sorted(option for option in _VLLM_OPTIONS if option.startswith(head))
+    if len(matches) > 1 and keywords:
+        return head
     if len(matches) > 1:
         raise LaunchParseError(
             f"vllm: --{head} is ambiguous: it could match {', '.join('--' + m for m in matches)} "
@@ -2494,7 +2498,7 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
         _refuse_double_dashed_short(server_args)
     _refuse_glued_short_value(server_args)
     dotted, replaced_dotted = _vllm_dotted_speculative_config(flags, server_args)
-    flags = _vllm_full_names(flags)
+    flags = _vllm_full_names(flags, keywords)
     unexpanded: list[str] = []
     # (an InferenceService's `args` alone, with no program: KServe's --model_id / --model_dir,
     # which vLLM's own parser does not have)
@@ -3628,13 +3632,23 @@ def _type_error(keyword: str, call: str) -> str:
             f"keyword argument '{keyword}') and the engine does not start")
 
 
-def _no_such_field(name: str, call: str) -> str:
+def _no_such_field(name: str, call: str, starts: list[str] | tuple[str, ...] = ()) -> str:
     """A keyword argument that argparse would read as an abbreviation (`--{name}`): it names a
-    field whole, on every release."""
+    field whole, on every release. `starts`: the options it starts (without dashes); where there
+    are several, which field was meant is not known here, so they are named (at most six)."""
     keyword = name.replace("-", "_")
+    cli_only = _SGLANG_CLI_ONLY_NAMES if _KEYWORDS_TAKEN_BY.get(call) == "ServerArgs" else _VLLM_CLI_ONLY_NAMES
+    starts = [option for option in starts if option not in cli_only]
+    named = ["--" + option for option in starts[:6]] + ([f"{len(starts) - 6} more"] if len(starts) > 6 else [])
     return (f"{keyword}=: {_KEYWORDS_TAKEN_BY.get(call, call)} has no field by that name (a keyword argument is "
             f"never read as an abbreviation, as argparse reads `--{name}`): {_type_error(keyword, call)}; write the "
-            "field's full name")
+            "field's full name" + (f" (it starts the options {', '.join(named[:-1])} and {named[-1]})"
+                                   if len(starts) > 1 else ""))
+
+
+# the options an ambiguous-abbreviation line names: "... an abbreviation of --a, --b and --c: it
+# exits" (_unknown_vllm_flag, _unknown_sglang_flag), "(it could match --a, --b)" (_ambiguous_problem)
+_AMBIGUOUS_MATCHES = re.compile(r"(?:an abbreviation of|it could match) (--[\w.-]+(?:(?:, | and )--[\w.-]+)*)")
 
 
 def _as_keyword_refusal(line: str, call: str) -> str:
@@ -3651,7 +3665,8 @@ def _as_keyword_refusal(line: str, call: str) -> str:
     keyword = name.replace("-", "_")
     takes = _KEYWORDS_TAKEN_BY.get(call, call)
     if _ARGPARSE_AMBIGUOUS.match(line):
-        return _no_such_field(name, call)
+        matches = _AMBIGUOUS_MATCHES.search(line)
+        return _no_such_field(name, call, re.findall(r"--([\w.-]+)", matches.group(1)) if matches else ())
     type_error = _type_error(keyword, call)
     if _ARGPARSE_UNRECOGNIZED not in line:
         return line
@@ -3680,21 +3695,31 @@ def _keyword_abbreviations(cfg: LaunchConfig, engine_version: str | None) -> lis
             return []
         options: frozenset[str] | tuple[str, ...] = SGLANG_OPTIONS
         ordered = _SGLANG_OPTIONS_SORTED
-    else:
-        if _vllm_judged_options(engine_version) is None:
-            return []
+        # the options a name may have meant: the release's, where it is known
+        listed = _sglang_release_options(engine_version) or ordered
+    elif (judged := _vllm_judged_options(engine_version)) is not None:
         options = VLLM_OPTIONS_READ
         ordered = _VLLM_OPTIONS_READ_SORTED
+        listed = judged[1]
+    else:
+        # a release not read: only a name that starts several options every release this module
+        # spells has (`max_num`: --max-num-seqs, --max-num-batched-tokens), kept as written by
+        # _vllm_full_name; it is no field of any release (which ones the release has is not known)
+        options, ordered, listed = _VLLM_OPTIONS, _VLLM_OPTIONS_SORTED, ()
     lines = []
     # the names as the call wrote them (cfg.flags holds vLLM's abbreviations already expanded)
     for name in dict.fromkeys(word[2:] for word in _program_and_args(cfg)[1] if word.startswith("--")):
         if name in options or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name) or not _starts_an_option(name, ordered):
             continue
-        lines.append(_no_such_field(name, cfg.python_call))
+        if not listed and sum(option.startswith(name) for option in ordered) < 2:
+            continue
+        starts = listed[bisect.bisect_left(listed, name):bisect.bisect_left(listed, name + "\x7f")]
+        lines.append(_no_such_field(name, cfg.python_call, starts))
     return lines
 
 
 _VLLM_OPTIONS_READ_SORTED = tuple(sorted(VLLM_OPTIONS_READ))
+_VLLM_OPTIONS_SORTED = tuple(sorted(_VLLM_OPTIONS))
 
 
 # SGLang options that only the command line has: another name of a ServerArgs field, which a
