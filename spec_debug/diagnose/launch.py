@@ -926,6 +926,8 @@ def _engine_call_argv(node: ast.Call, name: str, names: dict[str, Any]) -> tuple
             if spread is None:
                 unread.append("**" + ast.unparse(kw.value))
     speculative = any(key.startswith("speculative") for key in kwargs)
+    if name == "Engine" and any(not isinstance(arg, ast.Starred) for arg in node.args):
+        return speculative, _engine_positional(node)
     argv = ["vllm", "serve"] if engine == "vllm" else ["python3", "-m", "sglang.launch_server"]
     for key, expr in kwargs.items():
         try:
@@ -951,6 +953,22 @@ def _engine_call_argv(node: ast.Call, name: str, names: dict[str, Any]) -> tuple
         # check reads "no draft path" from their absence; see names_no_draft_path)
         argv += unread
     return speculative, _EngineCallArgv(argv, name)
+
+
+def _engine_positional(node: ast.Call) -> LaunchParseError:
+    """SGLang's Engine takes keyword arguments only: `Engine.__init__(self, **kwargs)` builds
+    ServerArgs(**kwargs) (python/sglang/srt/entrypoints/engine.py, from the release that moved it
+    there to the newest), so `sgl.Engine("meta-llama/...")` raises TypeError before anything
+    starts. ServerArgs itself, vLLM's LLM and EngineArgs take the model as their first
+    positional argument."""
+    given = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
+    first = ast.unparse(given[0])
+    return LaunchParseError(
+        f"Engine({first}, ...): SGLang's Engine takes keyword arguments only (Engine.__init__(self, **kwargs)): "
+        f"Python raises TypeError (Engine.__init__() takes 1 positional argument but {len(given) + 1} were given) "
+        "and the engine does not start",
+        hint=f"name it: Engine(model_path={first}, ...)" if len(given) == 1
+        else "name each setting: Engine(model_path=..., ...)")
 
 
 class _EngineCallArgv(list):
