@@ -4225,6 +4225,7 @@ _VLLM_UNKNOWN_KEYS_REFUSED_SINCE = "0.14.0"
 # 0.34.0 has neither (nor any other use of them in the package). From 0.14 such a key stops the
 # server like any unknown one.
 _VLLM_NEWEST_READ = "0.34.0"
+_VLLM_KEYS_READ_BEFORE = "0.35.0"  # the first minor release after the newest read
 _VLLM_SPEC_KEYS_REMOVED = {
     "acceptance_method": "0.10.0", "disable_mqa_scorer": "0.10.0", "posterior_threshold": "0.10.0",
     "posterior_alpha": "0.10.0", "disable_log_stats": "0.12.0", "disable_logprobs": "0.12.0",
@@ -4266,8 +4267,9 @@ _DRAFT_CONFIG_KEYS = frozenset((
 def _vllm_misspelled_keys(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
     """A --speculative-config key SpeculativeConfig does not have, misspelled from one it has
     (`num_speculative_token`, `draft_tensor_parallel_sizes`, a V0 flag's name): what the running
-    release does with it, and the right spelling. A key not close to any is left alone: it may
-    be one of a release this table does not list."""
+    release does with it, and the right spelling. A key not close to any (`"topk": 4`, SGLang's
+    idea; `"draft_tp": 2`) is said where the releases read cover the running one
+    (_vllm_key_unknown)."""
     spec = cfg.speculative_config or {}
     lines = []
     for key in spec:
@@ -4292,7 +4294,43 @@ def _vllm_misspelled_keys(cfg: LaunchConfig, engine_version: str | None) -> list
         if right is not None:
             lines.append(f"--speculative-config \"{key}\": SpeculativeConfig has no such key; "
                          f"{_vllm_unknown_key_fate(key, engine_version)} (write \"{right}\")")
+        elif (key not in _VLLM_SPEC_KEYS and key not in _VLLM_PLUGIN_SPEC_KEYS
+              and str(spec.get("method")).lower() not in _VLLM_PLUGIN_METHODS):
+            lines += _vllm_key_unknown(str(key), engine_version)
     return lines
+
+
+# Keys a published vLLM plugin installs in SpeculativeConfig, for its own methods and vLLM's:
+# ArcticInference's suffix decoding, with "method": "suffix" or "arctic" (snowflakedb/
+# ArcticInference docs/suffix-decoding.rst, "Arctic Inference installs additional parameters to
+# the speculative-config"). A plugin method's other keys are left alone too.
+_VLLM_PLUGIN_SPEC_KEYS = frozenset(("enable_suffix_decoding", "suffix_cache_max_depth", "suffix_max_spec_factor",
+                                    "suffix_max_spec_offset", "suffix_min_token_prob"))
+# The releases whose SpeculativeConfig keys _VLLM_SPEC_KEYS holds (with _VLLM_SPEC_KEYS_ADDED /
+# _REMOVED: the PyPI wheels' fields from 0.8.5 to _VLLM_NEWEST_READ)
+_VLLM_SPEC_KEYS_READ_FROM = "0.8.5"
+
+
+def _vllm_key_unknown(key: str, engine_version: str | None) -> list[str]:
+    """A --speculative-config key no SpeculativeConfig read has, nor close to one: refused at
+    startup from 0.14 (extra="forbid"), dropped without a word by 0.9 .. 0.13, a TypeError before
+    (_vllm_unknown_key_fate). Said for a release read over (0.8.5 .. the newest's minor line, a
+    patch of which may add one: said with that doubt) or not known (a later release may have
+    added it); not for an older release or a later minor, whose keys were not read. Was: left
+    alone, so `"topk": 4` passed clean while the server refused to start."""
+    version = _readable_version(engine_version)
+    if engine_version is not None and (version is None or vllm_surely_before(version, _VLLM_SPEC_KEYS_READ_FROM)
+                                       or not vllm_surely_before(version, _VLLM_KEYS_READ_BEFORE)):
+        return []
+    read = f"{_VLLM_SPEC_KEYS_READ_FROM} to {_VLLM_NEWEST_READ}"
+    if version is None:
+        said = f"in any release read ({read}; a later one may have added it)"
+    elif not vllm_surely_before(version, _VLLM_NEWEST_READ) and version != _VLLM_NEWEST_READ:
+        said = f"in any release read ({read}), unless vLLM {version}, a release not read, added it"
+    else:
+        said = f"(nor had it in any release read, {read})"
+    return [f"--speculative-config \"{key}\": SpeculativeConfig has no such key {said}; "
+            f"{_vllm_unknown_key_fate(key, version)}; drop it"]
 
 
 def _vllm_removed_key(key: str, engine_version: str | None) -> str | None:
