@@ -2663,6 +2663,21 @@ def _vllm_dotted_speculative_config(flags: dict[str, Any],
     return found, tuple(spellings) if len(spellings) > 1 else ()
 
 
+def _json_fault_place(exc: json.JSONDecodeError) -> str:
+    """Where json.loads stopped, to find by eye: the line and column in JSON written over several
+    lines, else the character, with the text on either side (between `"eagle3"` and `"model"`), or the
+    end of the text where it was cut short (a `ps` line cut at the terminal width). Was: "at char
+    20" alone, to count by hand in a 100-character value."""
+    text, at = exc.doc, exc.pos
+    place = f"at line {exc.lineno} column {exc.colno}" if "\n" in text else f"at char {at}"
+    if not text[at:].strip():
+        return f"{place}, its end: the text stops there"
+    # (the lines' breaks and indents read as one space: a comma missing at a line's end shows)
+    before = " ".join(text[max(0, at - 48):at].split())[-24:]
+    after = " ".join(text[at:at + 48].split())[:24]
+    return f"{place}, between {before!r} and {after!r}"
+
+
 def _vllm_speculative_config(flags: dict[str, Any], dotted: dict[str, Any] | None) -> dict[str, Any] | None:
     """The dict vLLM builds from `--speculative-config` (`-sc`), its dotted keys (`dotted`:
     _vllm_dotted_speculative_config) and the `--spec-*` shorthands, in vLLM's own order of precedence."""
@@ -2697,10 +2712,13 @@ def _vllm_speculative_config(flags: dict[str, Any], dotted: dict[str, Any] | Non
                     "command, whose shell removed its double quotes (and bash brace-expands it into one word per key at its "
                     "commas), so vLLM's argparse refuses it (json.loads) and the server does not start",
                     hint=f"quote it for the shell: --speculative-config '{json.dumps(unquoted)}'") from exc
+            cut = not str(raw_spec)[exc.pos:].strip()
             raise LaunchParseError(
-                f"vllm: --speculative-config is not valid JSON ({exc.msg} at char {exc.pos}): {raw_spec!r}",
-                hint="quote it for the shell: --speculative-config '{\"method\": \"eagle3\", ...}'"
-                     f"; {_PS_HINT}",
+                f"vllm: --speculative-config is not valid JSON ({exc.msg} {_json_fault_place(exc)}): {raw_spec!r}",
+                hint=(f"the JSON stops before it closes: {_PS_HINT}" if cut else
+                      "fix the JSON where it breaks (vLLM reads it with json.loads: double-quoted keys and strings, "
+                      "a comma between entries and none after the last), and quote it for the shell: "
+                      f"--speculative-config '{{\"method\": \"eagle3\", ...}}'; {_PS_HINT}"),
             ) from exc
         if not isinstance(spec, dict):
             raise LaunchParseError(f"vllm: --speculative-config must be a JSON object, got {raw_spec!r}")
