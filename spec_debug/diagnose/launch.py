@@ -18,7 +18,7 @@ import re
 import shlex
 import textwrap
 import tokenize
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -926,6 +926,8 @@ def _engine_call_argv(node: ast.Call, name: str, names: dict[str, Any]) -> tuple
             if spread is None:
                 unread.append("**" + ast.unparse(kw.value))
     speculative = any(key.startswith("speculative") for key in kwargs)
+    if name == "Engine" and any(not isinstance(arg, ast.Starred) for arg in node.args):
+        return speculative, _engine_positional(node)
     argv = ["vllm", "serve"] if engine == "vllm" else ["python3", "-m", "sglang.launch_server"]
     for key, expr in kwargs.items():
         try:
@@ -951,6 +953,22 @@ def _engine_call_argv(node: ast.Call, name: str, names: dict[str, Any]) -> tuple
         # check reads "no draft path" from their absence; see names_no_draft_path)
         argv += unread
     return speculative, _EngineCallArgv(argv, name)
+
+
+def _engine_positional(node: ast.Call) -> LaunchParseError:
+    """SGLang's Engine takes keyword arguments only: `Engine.__init__(self, **kwargs)` builds
+    ServerArgs(**kwargs) (python/sglang/srt/entrypoints/engine.py, from the release that moved it
+    there to the newest), so `sgl.Engine("meta-llama/...")` raises TypeError before anything
+    starts. ServerArgs itself, vLLM's LLM and EngineArgs take the model as their first
+    positional argument."""
+    given = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
+    first = ast.unparse(given[0])
+    return LaunchParseError(
+        f"Engine({first}, ...): SGLang's Engine takes keyword arguments only (Engine.__init__(self, **kwargs)): "
+        f"Python raises TypeError (Engine.__init__() takes 1 positional argument but {len(given) + 1} were given) "
+        "and the engine does not start",
+        hint=f"name it: Engine(model_path={first}, ...)" if len(given) == 1
+        else "name each setting: Engine(model_path=..., ...)")
 
 
 class _EngineCallArgv(list):
@@ -2457,7 +2475,7 @@ def _short_hint(head: str) -> str:
     return f"write -{head} (one dash) or --{long} (in a --config YAML file: {long}: VALUE)"
 
 
-def _vllm_full_names(flags: dict[str, Any]) -> dict[str, Any]:
+def _vllm_full_names(flags: dict[str, Any], keywords: bool = False) -> dict[str, Any]:
     """`flags` with every abbreviation vLLM's argparse expands written in full (the part before a
     dotted key too: `--speculative.method eagle3` becomes one `--speculative '{...}'`, which
     argparse expands). Names under 3 characters are left as written: `-t`-style short words are
@@ -2465,18 +2483,22 @@ def _vllm_full_names(flags: dict[str, Any]) -> dict[str, Any]:
     full: dict[str, Any] = {}
     for name, value in flags.items():
         head, dot, tail = name.partition(".")
-        name = _vllm_full_name(head) + dot + tail
+        name = _vllm_full_name(head, keywords) + dot + tail
         full.pop(name, None)  # argparse: the last of two spellings of one option wins
         full[name] = value
     return full
 
 
-def _vllm_full_name(head: str) -> str:
+def _vllm_full_name(head: str, keywords: bool = False) -> str:
     """The option argparse expands a flag name (no dashes) to: itself, or the one option it is an
-    unambiguous prefix of (see _vllm_full_names). Raises for a prefix of two options."""
+    unambiguous prefix of (see _vllm_full_names). Raises for a prefix of two options, but for a
+    keyword argument of a Python call (`keywords`), which no argparse reads: kept as written
+    (_keyword_abbreviations says Python's TypeError)."""
     if head in _VLLM_OPTIONS or len(head) < 3:
         return head
     matches = sorted(option for option in _VLLM_OPTIONS if option.startswith(head))
+    if len(matches) > 1 and keywords:
+        return head
     if len(matches) > 1:
         raise LaunchParseError(
             f"vllm: --{head} is ambiguous: it could match {', '.join('--' + m for m in matches)} "
@@ -2494,7 +2516,7 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
         _refuse_double_dashed_short(server_args)
     _refuse_glued_short_value(server_args)
     dotted, replaced_dotted = _vllm_dotted_speculative_config(flags, server_args)
-    flags = _vllm_full_names(flags)
+    flags = _vllm_full_names(flags, keywords)
     unexpanded: list[str] = []
     # (an InferenceService's `args` alone, with no program: KServe's --model_id / --model_dir,
     # which vLLM's own parser does not have)
@@ -2641,6 +2663,21 @@ def _vllm_dotted_speculative_config(flags: dict[str, Any],
     return found, tuple(spellings) if len(spellings) > 1 else ()
 
 
+def _json_fault_place(exc: json.JSONDecodeError) -> str:
+    """Where json.loads stopped, to find by eye: the line and column in JSON written over several
+    lines, else the character, with the text on either side (between `"eagle3"` and `"model"`), or the
+    end of the text where it was cut short (a `ps` line cut at the terminal width). Was: "at char
+    20" alone, to count by hand in a 100-character value."""
+    text, at = exc.doc, exc.pos
+    place = f"at line {exc.lineno} column {exc.colno}" if "\n" in text else f"at char {at}"
+    if not text[at:].strip():
+        return f"{place}, its end: the text stops there"
+    # (the lines' breaks and indents read as one space: a comma missing at a line's end shows)
+    before = " ".join(text[max(0, at - 48):at].split())[-24:]
+    after = " ".join(text[at:at + 48].split())[:24]
+    return f"{place}, between {before!r} and {after!r}"
+
+
 def _vllm_speculative_config(flags: dict[str, Any], dotted: dict[str, Any] | None) -> dict[str, Any] | None:
     """The dict vLLM builds from `--speculative-config` (`-sc`), its dotted keys (`dotted`:
     _vllm_dotted_speculative_config) and the `--spec-*` shorthands, in vLLM's own order of precedence."""
@@ -2675,10 +2712,13 @@ def _vllm_speculative_config(flags: dict[str, Any], dotted: dict[str, Any] | Non
                     "command, whose shell removed its double quotes (and bash brace-expands it into one word per key at its "
                     "commas), so vLLM's argparse refuses it (json.loads) and the server does not start",
                     hint=f"quote it for the shell: --speculative-config '{json.dumps(unquoted)}'") from exc
+            cut = not str(raw_spec)[exc.pos:].strip()
             raise LaunchParseError(
-                f"vllm: --speculative-config is not valid JSON ({exc.msg} at char {exc.pos}): {raw_spec!r}",
-                hint="quote it for the shell: --speculative-config '{\"method\": \"eagle3\", ...}'"
-                     f"; {_PS_HINT}",
+                f"vllm: --speculative-config is not valid JSON ({exc.msg} {_json_fault_place(exc)}): {raw_spec!r}",
+                hint=(f"the JSON stops before it closes: {_PS_HINT}" if cut else
+                      "fix the JSON where it breaks (vLLM reads it with json.loads: double-quoted keys and strings, "
+                      "a comma between entries and none after the last), and quote it for the shell: "
+                      f"--speculative-config '{{\"method\": \"eagle3\", ...}}'; {_PS_HINT}"),
             ) from exc
         if not isinstance(spec, dict):
             raise LaunchParseError(f"vllm: --speculative-config must be a JSON object, got {raw_spec!r}")
@@ -3284,6 +3324,36 @@ _SGLANG_SPECULATIVE_OPTIONS = frozenset(option for option in SGLANG_OPTIONS if o
 _SGLANG_OPTIONS_READ_BEFORE = "0.5.24"
 
 
+_SGLANG_SPECULATIVE_SUFFIXES = tuple(sorted(option.removeprefix("speculative-")
+                                            for option in _SGLANG_SPECULATIVE_OPTIONS))
+_SGLANG_HELP = "python -m sglang.launch_server --help"
+
+
+def _option_names(args: list[str], spelled: Callable[[str], str] = str) -> Iterator[str]:
+    """The option names of a server's `--word` / `--word=value` arguments, each once, as the parser
+    reads them (`spelled`: vLLM's reads `_` as `-`), up to argparse's end of options `--`
+    (_refuse_flags_after_end_marker says what follows). Left out: a word with an unexpanded `$`
+    (its name is not known here) and names no parser would take for an option name."""
+    seen = set()
+    for word in args:
+        if word == "--":
+            break
+        name = spelled(word[2:].partition("=")[0]) if word.startswith("--") else ""
+        if not name or name in seen or "$" in word or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", name):
+            continue
+        seen.add(name)
+        yield name
+
+
+def _unknown_option_hint(name: str, options: tuple[str, ...], help_command: str, prefix: str = "") -> str:
+    """How a line refusing an unknown `--{prefix}{name}` ends: the nearest of the sorted `options`
+    (compared without `prefix`) as a flag to write, or where the options are listed."""
+    nearest = _did_you_mean(name, options)
+    if nearest.startswith("did you mean"):
+        return nearest.replace("did you mean ", f"did you mean --{prefix}")
+    return f"drop it, or write an option `{help_command}` lists"
+
+
 def _unknown_sglang_option(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
     """A `--speculative-*` word no SGLang release has, nor abbreviates (argparse's allow_abbrev:
     a prefix of an option is read as it): a typo such as `--speculative-num-stepz 5` makes argparse
@@ -3299,13 +3369,10 @@ def _unknown_sglang_option(cfg: LaunchConfig, engine_version: str | None) -> lis
     lines = []
     for name in unknown:
         # compared after the shared `speculative-`, which alone would make every option look near
-        nearest = _did_you_mean(name.removeprefix("speculative-"), tuple(
-            sorted(option.removeprefix("speculative-") for option in _SGLANG_SPECULATIVE_OPTIONS)))
         lines.append(f"--{name}: SGLang has no such option (nor one it abbreviates, in any release from 0.4.4 to "
                      "0.5.23): argparse exits with 'unrecognized arguments' and the server does not start; "
-                     + (nearest.replace("did you mean ", "did you mean --speculative-")
-                        if nearest.startswith("did you mean")
-                        else "drop it, or write an option `python -m sglang.launch_server --help` lists"))
+                     + _unknown_option_hint(name.removeprefix("speculative-"), _SGLANG_SPECULATIVE_SUFFIXES,
+                                            _SGLANG_HELP, prefix="speculative-"))
     return lines
 
 
@@ -3335,18 +3402,19 @@ def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[
     if not (program in ("sglang.launch_server", "sglang.launch_server.py", "serve")
             or (program.rsplit("/", 1)[-1] == "launch_server.py" and "sglang_router" not in program)):
         return []
-    lines, seen = [], set()
+    lines = []
     neighbours = _sglang_neighbours(engine_version)
-    for word in args:
-        if word == "--":
-            break  # argparse's end of options (_refuse_flags_after_end_marker says what follows)
-        name = word[2:].partition("=")[0] if word.startswith("--") else ""
-        if (not name or name in seen or "$" in word or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", name)
-                or name.replace("_", "-").partition(".")[0] in _VLLM_ONLY_SPECULATIVE
-                # (said by _unknown_sglang_option, _sglang_options_too_new, _multi_layer_eagle_chain)
-                or name.replace("_", "-").startswith(("speculative-", "enable-multi-layer-eagle"))):
+    for name in _option_names(args):
+        spelled = name.replace("_", "-")
+        if (spelled.partition(".")[0] in _VLLM_ONLY_SPECULATIVE or spelled.startswith("enable-multi-layer-eagle")
+                # (said by _multi_layer_eagle_chain; of the speculative ones, a name no release has by
+                # _unknown_sglang_option, one a later release added by _sglang_options_too_new, an
+                # abbreviation later releases refuse by _ambiguous_problem: the others, an option some
+                # releases have, are judged here, as --speculative-dflash-draft-window-size)
+                or (spelled.startswith("speculative-") and (
+                    name != spelled or name in _SGLANG_SPEC_OPTION_SINCE or name in cfg.ambiguous_from
+                    or not _starts_an_option(name, _SGLANG_OPTIONS_SORTED)))):
             continue
-        seen.add(name)
         if _starts_an_option(name, _SGLANG_OPTIONS_SORTED):
             fates = {_sglang_fate(name, release) for release in neighbours} if neighbours else {None}
             if None in fates:
@@ -3385,19 +3453,16 @@ def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[
                          f"releases read that have it: {having[0]} .. {having[-1]}): argparse exits with "
                          "'unrecognized arguments' and the server does not start; "
                          + ("upgrade SGLang, or drop it" if version_key(having[0]) > version_key(engine_version)
-                            else replaced or "drop it, or write the option `python -m sglang.launch_server --help` lists"))
+                            else replaced or f"drop it, or write the option `{_SGLANG_HELP}` lists"))
             continue
         vllm_name = _VLLM_NAMES_ON_SGLANG.get(name.replace("_", "-"))
-        nearest = (f"it is vLLM's; SGLang's is --{vllm_name}" if vllm_name
-                   else _did_you_mean(name, tuple(sorted(SGLANG_OPTIONS))))
         newer = "" if engine_version else (
             f", unless the server runs a release after {SGLANG_OPTIONS_RELEASES[-1]} that added it")
         lines.append(f"--{name}: SGLang has no such option (nor one it abbreviates, in any release from "
                      f"{SGLANG_OPTIONS_RELEASES[0]} to {SGLANG_OPTIONS_RELEASES[-1]}): argparse exits with "
                      f"'unrecognized arguments' and the server does not start{newer}; "
-                     + (nearest.replace("did you mean ", "did you mean --") if nearest.startswith("did you mean")
-                        else nearest if vllm_name
-                        else "drop it, or write an option `python -m sglang.launch_server --help` lists"))
+                     + (f"it is vLLM's; SGLang's is --{vllm_name}" if vllm_name
+                        else _unknown_option_hint(name, _SGLANG_OPTIONS_SORTED, _SGLANG_HELP)))
     return lines
 
 
@@ -3447,16 +3512,12 @@ def _unknown_vllm_flag(cfg: LaunchConfig, engine_version: str | None) -> list[st
     program, args = _program_and_args(cfg)
     if program not in _VLLM_SERVE_PROGRAMS and not re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", program):
         return []
-    lines, seen = [], set()
-    for word in args:
-        if word == "--":
-            break  # argparse's end of options
-        name = word[2:].partition("=")[0].replace("_", "-").partition(".")[0] if word.startswith("--") else ""
-        if (not name or name in seen or "$" in word or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", name)
-                or name.startswith("speculative-") or name in _VLLM_V0_SPECULATIVE or name in _VLLM_V0_FLAGS
+    lines = []
+    # FlexibleArgumentParser reads `_` as `-`, and `--NAME.KEY` as a key of --NAME
+    for name in _option_names(args, lambda name: name.replace("_", "-").partition(".")[0]):
+        if (name.startswith("speculative-") or name in _VLLM_V0_SPECULATIVE or name in _VLLM_V0_FLAGS
                 or name in _SGLANG_ONLY_PARALLEL):
             continue
-        seen.add(name)
         if _starts_an_option(name, sorted_options):
             # a prefix of several options of the release (`--quant awq`: --quantization and
             # --quantization-config) is argparse's "ambiguous option"; judged where the release is
@@ -3469,8 +3530,6 @@ def _unknown_vllm_flag(cfg: LaunchConfig, engine_version: str | None) -> list[st
                              "option' and the server does not start; write the option in full")
             continue
         sglang_name = _SGLANG_NAMES_ON_VLLM.get(name)
-        nearest = (f"it is SGLang's; vLLM's is --{sglang_name}" if sglang_name
-                   else _did_you_mean(name, sorted_options))
         if known:
             release = f"vLLM {engine_version} has no such option (nor one it abbreviates)"
             unless = ""
@@ -3482,9 +3541,8 @@ def _unknown_vllm_flag(cfg: LaunchConfig, engine_version: str | None) -> list[st
                       else f", unless vLLM {engine_version} has it (a release not read)")
         lines.append(f"--{name}: {release}: argparse exits with 'unrecognized arguments' and the server does not "
                      f"start{unless}; "
-                     + (nearest.replace("did you mean ", "did you mean --") if nearest.startswith("did you mean")
-                        else nearest if sglang_name
-                        else "drop it, or write an option `vllm serve --help=all` lists"))
+                     + (f"it is SGLang's; vLLM's is --{sglang_name}" if sglang_name
+                        else _unknown_option_hint(name, sorted_options, "vllm serve --help=all")))
     return lines
 
 
@@ -3616,13 +3674,23 @@ def _type_error(keyword: str, call: str) -> str:
             f"keyword argument '{keyword}') and the engine does not start")
 
 
-def _no_such_field(name: str, call: str) -> str:
+def _no_such_field(name: str, call: str, starts: list[str] | tuple[str, ...] = ()) -> str:
     """A keyword argument that argparse would read as an abbreviation (`--{name}`): it names a
-    field whole, on every release."""
+    field whole, on every release. `starts`: the options it starts (without dashes); where there
+    are several, which field was meant is not known here, so they are named (at most six)."""
     keyword = name.replace("-", "_")
+    cli_only = _SGLANG_CLI_ONLY_NAMES if _KEYWORDS_TAKEN_BY.get(call) == "ServerArgs" else _VLLM_CLI_ONLY_NAMES
+    starts = [option for option in starts if option not in cli_only]
+    named = ["--" + option for option in starts[:6]] + ([f"{len(starts) - 6} more"] if len(starts) > 6 else [])
     return (f"{keyword}=: {_KEYWORDS_TAKEN_BY.get(call, call)} has no field by that name (a keyword argument is "
             f"never read as an abbreviation, as argparse reads `--{name}`): {_type_error(keyword, call)}; write the "
-            "field's full name")
+            "field's full name" + (f" (it starts the options {', '.join(named[:-1])} and {named[-1]})"
+                                   if len(starts) > 1 else ""))
+
+
+# the options an ambiguous-abbreviation line names: "... an abbreviation of --a, --b and --c: it
+# exits" (_unknown_vllm_flag, _unknown_sglang_flag), "(it could match --a, --b)" (_ambiguous_problem)
+_AMBIGUOUS_MATCHES = re.compile(r"(?:an abbreviation of|it could match) (--[\w.-]+(?:(?:, | and )--[\w.-]+)*)")
 
 
 def _as_keyword_refusal(line: str, call: str) -> str:
@@ -3639,7 +3707,8 @@ def _as_keyword_refusal(line: str, call: str) -> str:
     keyword = name.replace("-", "_")
     takes = _KEYWORDS_TAKEN_BY.get(call, call)
     if _ARGPARSE_AMBIGUOUS.match(line):
-        return _no_such_field(name, call)
+        matches = _AMBIGUOUS_MATCHES.search(line)
+        return _no_such_field(name, call, re.findall(r"--([\w.-]+)", matches.group(1)) if matches else ())
     type_error = _type_error(keyword, call)
     if _ARGPARSE_UNRECOGNIZED not in line:
         return line
@@ -3668,21 +3737,31 @@ def _keyword_abbreviations(cfg: LaunchConfig, engine_version: str | None) -> lis
             return []
         options: frozenset[str] | tuple[str, ...] = SGLANG_OPTIONS
         ordered = _SGLANG_OPTIONS_SORTED
-    else:
-        if _vllm_judged_options(engine_version) is None:
-            return []
+        # the options a name may have meant: the release's, where it is known
+        listed = _sglang_release_options(engine_version) or ordered
+    elif (judged := _vllm_judged_options(engine_version)) is not None:
         options = VLLM_OPTIONS_READ
         ordered = _VLLM_OPTIONS_READ_SORTED
+        listed = judged[1]
+    else:
+        # a release not read: only a name that starts several options every release this module
+        # spells has (`max_num`: --max-num-seqs, --max-num-batched-tokens), kept as written by
+        # _vllm_full_name; it is no field of any release (which ones the release has is not known)
+        options, ordered, listed = _VLLM_OPTIONS, _VLLM_OPTIONS_SORTED, ()
     lines = []
     # the names as the call wrote them (cfg.flags holds vLLM's abbreviations already expanded)
     for name in dict.fromkeys(word[2:] for word in _program_and_args(cfg)[1] if word.startswith("--")):
         if name in options or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name) or not _starts_an_option(name, ordered):
             continue
-        lines.append(_no_such_field(name, cfg.python_call))
+        if not listed and sum(option.startswith(name) for option in ordered) < 2:
+            continue
+        starts = listed[bisect.bisect_left(listed, name):bisect.bisect_left(listed, name + "\x7f")]
+        lines.append(_no_such_field(name, cfg.python_call, starts))
     return lines
 
 
 _VLLM_OPTIONS_READ_SORTED = tuple(sorted(VLLM_OPTIONS_READ))
+_VLLM_OPTIONS_SORTED = tuple(sorted(_VLLM_OPTIONS))
 
 
 # SGLang options that only the command line has: another name of a ServerArgs field, which a
@@ -4164,6 +4243,7 @@ _VLLM_UNKNOWN_KEYS_REFUSED_SINCE = "0.14.0"
 # 0.34.0 has neither (nor any other use of them in the package). From 0.14 such a key stops the
 # server like any unknown one.
 _VLLM_NEWEST_READ = "0.34.0"
+_VLLM_KEYS_READ_BEFORE = "0.35.0"  # the first minor release after the newest read
 _VLLM_SPEC_KEYS_REMOVED = {
     "acceptance_method": "0.10.0", "disable_mqa_scorer": "0.10.0", "posterior_threshold": "0.10.0",
     "posterior_alpha": "0.10.0", "disable_log_stats": "0.12.0", "disable_logprobs": "0.12.0",
@@ -4205,8 +4285,9 @@ _DRAFT_CONFIG_KEYS = frozenset((
 def _vllm_misspelled_keys(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
     """A --speculative-config key SpeculativeConfig does not have, misspelled from one it has
     (`num_speculative_token`, `draft_tensor_parallel_sizes`, a V0 flag's name): what the running
-    release does with it, and the right spelling. A key not close to any is left alone: it may
-    be one of a release this table does not list."""
+    release does with it, and the right spelling. A key not close to any (`"topk": 4`, SGLang's
+    idea; `"draft_tp": 2`) is said where the releases read cover the running one
+    (_vllm_key_unknown)."""
     spec = cfg.speculative_config or {}
     lines = []
     for key in spec:
@@ -4231,7 +4312,43 @@ def _vllm_misspelled_keys(cfg: LaunchConfig, engine_version: str | None) -> list
         if right is not None:
             lines.append(f"--speculative-config \"{key}\": SpeculativeConfig has no such key; "
                          f"{_vllm_unknown_key_fate(key, engine_version)} (write \"{right}\")")
+        elif (key not in _VLLM_SPEC_KEYS and key not in _VLLM_PLUGIN_SPEC_KEYS
+              and str(spec.get("method")).lower() not in _VLLM_PLUGIN_METHODS):
+            lines += _vllm_key_unknown(str(key), engine_version)
     return lines
+
+
+# Keys a published vLLM plugin installs in SpeculativeConfig, for its own methods and vLLM's:
+# ArcticInference's suffix decoding, with "method": "suffix" or "arctic" (snowflakedb/
+# ArcticInference docs/suffix-decoding.rst, "Arctic Inference installs additional parameters to
+# the speculative-config"). A plugin method's other keys are left alone too.
+_VLLM_PLUGIN_SPEC_KEYS = frozenset(("enable_suffix_decoding", "suffix_cache_max_depth", "suffix_max_spec_factor",
+                                    "suffix_max_spec_offset", "suffix_min_token_prob"))
+# The releases whose SpeculativeConfig keys _VLLM_SPEC_KEYS holds (with _VLLM_SPEC_KEYS_ADDED /
+# _REMOVED: the PyPI wheels' fields from 0.8.5 to _VLLM_NEWEST_READ)
+_VLLM_SPEC_KEYS_READ_FROM = "0.8.5"
+
+
+def _vllm_key_unknown(key: str, engine_version: str | None) -> list[str]:
+    """A --speculative-config key no SpeculativeConfig read has, nor close to one: refused at
+    startup from 0.14 (extra="forbid"), dropped without a word by 0.9 .. 0.13, a TypeError before
+    (_vllm_unknown_key_fate). Said for a release read over (0.8.5 .. the newest's minor line, a
+    patch of which may add one: said with that doubt) or not known (a later release may have
+    added it); not for an older release or a later minor, whose keys were not read. Was: left
+    alone, so `"topk": 4` passed clean while the server refused to start."""
+    version = _readable_version(engine_version)
+    if engine_version is not None and (version is None or vllm_surely_before(version, _VLLM_SPEC_KEYS_READ_FROM)
+                                       or not vllm_surely_before(version, _VLLM_KEYS_READ_BEFORE)):
+        return []
+    read = f"{_VLLM_SPEC_KEYS_READ_FROM} to {_VLLM_NEWEST_READ}"
+    if version is None:
+        said = f"in any release read ({read}; a later one may have added it)"
+    elif not vllm_surely_before(version, _VLLM_NEWEST_READ) and version != _VLLM_NEWEST_READ:
+        said = f"in any release read ({read}), unless vLLM {version}, a release not read, added it"
+    else:
+        said = f"(nor had it in any release read, {read})"
+    return [f"--speculative-config \"{key}\": SpeculativeConfig has no such key {said}; "
+            f"{_vllm_unknown_key_fate(key, version)}; drop it"]
 
 
 def _vllm_removed_key(key: str, engine_version: str | None) -> str | None:

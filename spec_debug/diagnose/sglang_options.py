@@ -395,4 +395,9 @@ SGLANG_RETIRED_OPTIONS: dict[str, str] = {
     "dsa-prefill-cp-mode": "--cp-strategy",
     "nsa-prefill-cp-mode": "--cp-strategy",
     "enable-gdn-replayssm-spec": "--enable-linear-replayssm-spec",
+    # 0.5.11 added --speculative-dflash-draft-window-size, 0.5.12.post1 --speculative-draft-window-size
+    # (read by DFLASH's compact draft KV cache and EAGLE-3's drafter attention alike); up to 0.5.19
+    # server_args.py keeps the old spelling as `DeprecatedAliasStoreAction`, dest
+    # speculative_draft_window_size, `new_flag="--speculative-draft-window-size"`; gone in 0.5.20
+    "speculative-dflash-draft-window-size": "--speculative-draft-window-size",
 }

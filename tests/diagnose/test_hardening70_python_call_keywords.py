@@ -65,7 +65,7 @@ def test_a_keyword_abbreviation_is_no_field_on_any_release() -> None:
         "speculative_draft=: ServerArgs has no field by that name (a keyword argument is never read as an "
         "abbreviation, as argparse reads `--speculative-draft`): Engine(...) raises TypeError (ServerArgs.__init__() "
         "got an unexpected keyword argument 'speculative_draft') and the engine does not start; write the field's "
-        "full name"]
+        "full name (it starts the options --speculative-draft-model-path and --speculative-draft-model-revision)"]
 
 
 def test_the_command_line_keeps_argparses_words() -> None:
