@@ -67,6 +67,24 @@ failed inside it comes back as ``failed in sandbox LinuxSeccomp with execution e
 denied exec error, exit code: N, stdout: …, stderr: …`` (openai/codex ``codex-rs/core/src/
 error.rs`` ``SandboxErr::Denied``, in rollouts of CLI 0.2x-0.3x): read without it, a failed
 ``npm test`` was a command that ran fine."""
+_EXEC_HEADER = ("Chunk ID: ", "Wall time: ")
+_OUTPUT_MARK = "\nOutput:\n"
+
+
+def _status_text(output: str) -> str:
+    """The part of a shell result that states how the command ended. The unified exec tool's
+    answer is a header, then ``Output:`` and the command's output: ``Chunk ID: …\nWall time: …
+    seconds\nProcess exited with code N`` or ``Process running with session ID N``, ``Original
+    token count: …\nOutput:\n…`` (openai/codex ``codex-rs/core/src/tools/handlers/unified_exec.rs``
+    ``format_exec_response``; ``response_header`` in 2026 CLIs): the status is in the header alone.
+    Searched as a whole, a server still running whose log said ``Exit code: 1`` (a worker's probe
+    it retried) had exited 1, was a failed command, and lost the status its poll gave."""
+    head = output[:400]
+    if head.startswith(_EXEC_HEADER) and (end := head.find(_OUTPUT_MARK)) >= 0:
+        return head[:end]
+    return head
+
+
 _MCP_CALL_FAILED = "tool call error: "
 """How an MCP tool call that failed comes back (openai/codex ``codex-rs/core/src/mcp_tool_call.rs``,
 ``format!("tool call error: {e}")``): a failed call, not a result."""
@@ -967,7 +985,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             except ValueError:
                 pass
         if code is None:
-            m = _EXIT_TEXT.search(output[:400])
+            m = _EXIT_TEXT.search(_status_text(output))
             code = int(m.group(1)) if m else None
         if declined is not None or cut:
             _remember(results_seen, call_id)
