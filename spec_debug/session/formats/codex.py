@@ -191,14 +191,31 @@ _COMPACTION_PROMPTS = ("You are performing a CONTEXT CHECKPOINT COMPACTION.",
 """The user message Codex asks for its compaction's summary with, last in the history it sends
 (openai/codex ``codex-rs/core/templates/compact/prompt.md``: the second, of the first automatic
 compaction, ea225df2, 2025-09; the first since 611e00c8, 2025-10, "compactor 2")."""
+_CODEX_WARNINGS = ("Warning: apply_patch was requested via ",
+                   "Warning: The maximum number of unified exec processes you can keep open is",
+                   "Warning: Your account was flagged for potentially high-risk cyber activity")
+"""Warnings Codex writes to the model as user messages of their own (``Session::record_model_warning``:
+``format!("Warning: {message}")``): an edit made with ``apply_patch`` through the shell tool (``apply_patch
+was requested via exec_command. Use the apply_patch tool instead of exec_command.``, openai/codex
+``codex-rs/core/src/tools/handlers/apply_patch.rs`` ``intercept_apply_patch``), too many unified exec
+processes open, a request routed to a fallback model; Codex's own reading of its history skips them
+(``codex-rs/core/src/context/contextual_user_message.rs``: ``LegacyApplyPatchExecCommandWarning``,
+``LegacyUnifiedExecProcessLimitWarning``, ``LegacyModelMismatchWarning``). Read as prompts, each edit
+made with ``apply_patch <<'EOF'`` was a message the person sent."""
 _INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions for ", "<INSTRUCTIONS>",
              "<recommended_plugins>", "<turn_aborted>", "<skill>", "<subagent_notification>", "<hook_prompt",
-             "<codex_internal_context", COMPACTION_BRIDGE, *_COMPACTION_PROMPTS)
+             "<codex_internal_context", COMPACTION_BRIDGE, *_COMPACTION_PROMPTS, "<user_action>", "<goal_context>",
+             "<extension_context>", *_CODEX_WARNINGS)
 """How the parts Codex writes into user messages begin (not typed by the person; several
 independent rollout readers filter the same markers; openai/codex ``codex-rs/core/src/context/``
 writes ``<turn_aborted>`` after an interrupt and ``<user_shell_command>``, below; its own
 compaction asks for a summary and hands it on in user messages: a proxy's record of its requests
-holds them, read as prompts of the person's)."""
+holds them, read as prompts of the person's). ``/review`` hands its findings on as ``<user_action>
+<context>User initiated a review task. ...</context><action>review</action><results>…``
+(``codex-rs/core/templates/review/exit_success.xml``, ``exit_interrupted.xml``,
+``history_message_completed.md``); goals and extensions steer the model in ``<goal_context>`` and
+``<extension_context>`` (``codex-rs/core/src/context/contextual_user_message.rs``
+``CONTEXTUAL_USER_FRAGMENTS``: ``LegacyGoalContext``, ``ExtensionContext``)."""
 _ENV_CWD = re.compile(r"<cwd>\s*(/[^<\n]*?)\s*</cwd>")
 """The working folder in Codex's ``<environment_context>`` message (openai/codex codex-rs/core
 environment_context.rs serialises ``cwd`` as ``<cwd>…</cwd>``); absolute paths only."""
@@ -497,7 +514,8 @@ _INJECTED_ENDS = (("<environment_context>", "</environment_context>"), ("<user_i
                   ("<recommended_plugins>", "</recommended_plugins>"), ("<turn_aborted>", "</turn_aborted>"),
                   ("<skill>", "</skill>"), ("<subagent_notification>", "</subagent_notification>"),
                   ("<hook_prompt", "</hook_prompt>"), ("<codex_internal_context", "</codex_internal_context>"),
-                  ("<user_shell_command>", "</user_shell_command>"))
+                  ("<user_shell_command>", "</user_shell_command>"), ("<user_action>", "</user_action>"),
+                  ("<goal_context>", "</goal_context>"), ("<extension_context>", "</extension_context>"))
 """How each part Codex writes in (:data:`_INJECTED`, a ``!`` command's) ends: its closing tag."""
 
 
