@@ -88,6 +88,29 @@ def _status_text(output: str) -> str:
 _MCP_CALL_FAILED = "tool call error: "
 """How an MCP tool call that failed comes back (openai/codex ``codex-rs/core/src/mcp_tool_call.rs``,
 ``format!("tool call error: {e}")``): a failed call, not a result."""
+_MCP_ARGS_FAILED = re.compile(r"err: [^\n]+ at line \d+ column \d+")
+"""An MCP tool call whose arguments were no JSON, answered before it ran: ``format!("err: {e}")``
+around serde_json's error, ``{msg} at line {l} column {c}`` (openai/codex ``codex-rs/core/src/
+mcp_tool_call.rs`` ``handle_mcp_tool_call``, in every release: ``success: Some(false)``, which the
+rollout does not keep, and no ``mcp_tool_call_end``), e.g. ``err: EOF while parsing an object at line
+1 column 41``: a failed call, read as a result that came back fine. CLIs that write an MCP result
+as its content blocks, serialized (``FunctionCallOutputPayload::from(&CallToolResult)``: ``serde_json::
+to_string(content)``), write it ``[{"type":"text","text":"err: ..."}]`` (``CallToolResult::
+from_error_text``)."""
+_MCP_ARGS_HEADS = ("err: ", '[{"type":"text","text":"err: ')
+
+
+def _mcp_args_failed(output: str) -> str | None:
+    """The error of :data:`_MCP_ARGS_FAILED` that ``output`` is, bare or as its one content block."""
+    if output[0] == "[":
+        try:
+            output = block_text(inner_json(output))
+        except ValueError:
+            return None
+    output = output.strip()
+    return output if _MCP_ARGS_FAILED.fullmatch(output) is not None else None
+
+
 AGENTS_SDK_TOOL_FAILED = ("An error occurred while running the tool. Please try again. Error: ",
                           "An error occurred while parsing tool arguments. Please try again with valid JSON. Error: ")
 """What the OpenAI Agents SDK hands the model for a function tool that raised, or whose arguments
@@ -1034,6 +1057,9 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             return
         if not running:
             _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
+        if output.startswith(_MCP_ARGS_HEADS) and (bad_args := _mcp_args_failed(output)) is not None:
+            yield event("tool_result", "tool", call_id=call_id, text=bad_args, is_error=True)
+            return
         yield event("tool_result", "tool", call_id=call_id, text=output,
                     exit_code=code if isinstance(code, int) else None,
                     is_error=bool(code) or reported_failure or output.startswith((_MCP_CALL_FAILED, *_EXEC_FAILED, *_UNSUPPORTED, *AGENTS_SDK_TOOL_FAILED))
