@@ -111,6 +111,28 @@ def _mcp_args_failed(output: str) -> str | None:
     return output if _MCP_ARGS_FAILED.fullmatch(output) is not None else None
 
 
+_COLLAB_FAILED = ("collab spawn failed: ", "collab tool failed: ", "collab manager unavailable",
+                  "Agent depth limit reached. ", "Unknown model `")
+"""How the multi-agent ("collab") tools answer a call that did nothing: ``spawn_agent`` that could not
+start the sub-agent, ``format!("collab spawn failed: {err}")`` (``agent thread limit reached (max
+6)``), ``send_input``/``wait``/``close_agent`` that failed, ``format!("collab tool failed: {err}")``,
+either when the manager is gone, ``collab manager unavailable`` (openai/codex ``codex-rs/core/src/
+tools/handlers/multi_agents_common.rs`` ``collab_spawn_error``, ``collab_agent_error``; ``collab.rs``
+before), a spawn past the depth limit, ``Agent depth limit reached. Solve the task yourself.``, or
+naming a model Codex does not have, ``Unknown model `x` for spawn_agent. Available models: …``
+(``multi_agents/spawn.rs``). The model's copy keeps no ``success: false``: read as results that came
+back fine, a sub-agent never started was a spawn that worked."""
+_AGENT_GONE = ("agent with id ", (" not found", " is closed"))
+"""``collab_agent_error``'s answer for a sub-agent that does not exist or has ended: ``agent with id
+{id} not found``, ``agent with id {id} is closed``: a failed call (:data:`_COLLAB_FAILED`)."""
+
+
+def _collab_failed(output: str) -> bool:
+    if output.startswith(_COLLAB_FAILED):
+        return not output.startswith(_COLLAB_FAILED[4]) or " for spawn_agent" in output[:200]
+    return output.startswith(_AGENT_GONE[0]) and len(output) < 200 and output.rstrip().endswith(_AGENT_GONE[1])
+
+
 AGENTS_SDK_TOOL_FAILED = ("An error occurred while running the tool. Please try again. Error: ",
                           "An error occurred while parsing tool arguments. Please try again with valid JSON. Error: ")
 """What the OpenAI Agents SDK hands the model for a function tool that raised, or whose arguments
@@ -1064,6 +1086,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
                     exit_code=code if isinstance(code, int) else None,
                     is_error=bool(code) or reported_failure or output.startswith((_MCP_CALL_FAILED, *_EXEC_FAILED, *_UNSUPPORTED, *AGENTS_SDK_TOOL_FAILED))
                     or output.startswith(_PATCH_FAILED) or _aborted_by_user(output)
+                    or (output[:1] in "cAUa" and _collab_failed(output))
                     or (output.startswith(_OLD_PATCH_FAILED) and output[len(_OLD_PATCH_FAILED):].startswith(_PATCH_FAILED)),
                     agent_ref=agent_ref,
                     raw_type="running" if running else None)
