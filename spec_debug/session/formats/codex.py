@@ -1060,6 +1060,10 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             _remember(results_seen, call_id)
             yield tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=output))
             return
+        if output[:1] in "CT" and output.startswith(tool_ends.HOOK_BLOCKED):
+            _remember(results_seen, call_id)  # a PreToolUse hook turned it away: it never ran
+            yield tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=output), "hook_blocked")
+            return
         if output.startswith(_POLL_FAILED):
             # the write itself failed: the poll's own failed call, not the polled command's output
             processes.poll_failed(call_id, "Unknown process id" in output or "UnknownProcessId" in output)
