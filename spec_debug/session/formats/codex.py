@@ -67,9 +67,72 @@ failed inside it comes back as ``failed in sandbox LinuxSeccomp with execution e
 denied exec error, exit code: N, stdout: …, stderr: …`` (openai/codex ``codex-rs/core/src/
 error.rs`` ``SandboxErr::Denied``, in rollouts of CLI 0.2x-0.3x): read without it, a failed
 ``npm test`` was a command that ran fine."""
+_EXEC_HEADER = ("Chunk ID: ", "Wall time: ")
+_OUTPUT_MARK = "\nOutput:\n"
+
+
+def _status_text(output: str) -> str:
+    """The part of a shell result that states how the command ended. The unified exec tool's
+    answer is a header, then ``Output:`` and the command's output: ``Chunk ID: …\nWall time: …
+    seconds\nProcess exited with code N`` or ``Process running with session ID N``, ``Original
+    token count: …\nOutput:\n…`` (openai/codex ``codex-rs/core/src/tools/handlers/unified_exec.rs``
+    ``format_exec_response``; ``response_header`` in 2026 CLIs): the status is in the header alone.
+    Searched as a whole, a server still running whose log said ``Exit code: 1`` (a worker's probe
+    it retried) had exited 1, was a failed command, and lost the status its poll gave."""
+    head = output[:400]
+    if head.startswith(_EXEC_HEADER) and (end := head.find(_OUTPUT_MARK)) >= 0:
+        return head[:end]
+    return head
+
+
 _MCP_CALL_FAILED = "tool call error: "
 """How an MCP tool call that failed comes back (openai/codex ``codex-rs/core/src/mcp_tool_call.rs``,
 ``format!("tool call error: {e}")``): a failed call, not a result."""
+_MCP_ARGS_FAILED = re.compile(r"err: [^\n]+ at line \d+ column \d+")
+"""An MCP tool call whose arguments were no JSON, answered before it ran: ``format!("err: {e}")``
+around serde_json's error, ``{msg} at line {l} column {c}`` (openai/codex ``codex-rs/core/src/
+mcp_tool_call.rs`` ``handle_mcp_tool_call``, in every release: ``success: Some(false)``, which the
+rollout does not keep, and no ``mcp_tool_call_end``), e.g. ``err: EOF while parsing an object at line
+1 column 41``: a failed call, read as a result that came back fine. CLIs that write an MCP result
+as its content blocks, serialized (``FunctionCallOutputPayload::from(&CallToolResult)``: ``serde_json::
+to_string(content)``), write it ``[{"type":"text","text":"err: ..."}]`` (``CallToolResult::
+from_error_text``)."""
+_MCP_ARGS_HEADS = ("err: ", '[{"type":"text","text":"err: ')
+
+
+def _mcp_args_failed(output: str) -> str | None:
+    """The error of :data:`_MCP_ARGS_FAILED` that ``output`` is, bare or as its one content block."""
+    if output[0] == "[":
+        try:
+            output = block_text(inner_json(output))
+        except ValueError:
+            return None
+    output = output.strip()
+    return output if _MCP_ARGS_FAILED.fullmatch(output) is not None else None
+
+
+_COLLAB_FAILED = ("collab spawn failed: ", "collab tool failed: ", "collab manager unavailable",
+                  "Agent depth limit reached. ", "Unknown model `")
+"""How the multi-agent ("collab") tools answer a call that did nothing: ``spawn_agent`` that could not
+start the sub-agent, ``format!("collab spawn failed: {err}")`` (``agent thread limit reached (max
+6)``), ``send_input``/``wait``/``close_agent`` that failed, ``format!("collab tool failed: {err}")``,
+either when the manager is gone, ``collab manager unavailable`` (openai/codex ``codex-rs/core/src/
+tools/handlers/multi_agents_common.rs`` ``collab_spawn_error``, ``collab_agent_error``; ``collab.rs``
+before), a spawn past the depth limit, ``Agent depth limit reached. Solve the task yourself.``, or
+naming a model Codex does not have, ``Unknown model `x` for spawn_agent. Available models: …``
+(``multi_agents/spawn.rs``). The model's copy keeps no ``success: false``: read as results that came
+back fine, a sub-agent never started was a spawn that worked."""
+_AGENT_GONE = ("agent with id ", (" not found", " is closed"))
+"""``collab_agent_error``'s answer for a sub-agent that does not exist or has ended: ``agent with id
+{id} not found``, ``agent with id {id} is closed``: a failed call (:data:`_COLLAB_FAILED`)."""
+
+
+def _collab_failed(output: str) -> bool:
+    if output.startswith(_COLLAB_FAILED):
+        return not output.startswith(_COLLAB_FAILED[4]) or " for spawn_agent" in output[:200]
+    return output.startswith(_AGENT_GONE[0]) and len(output) < 200 and output.rstrip().endswith(_AGENT_GONE[1])
+
+
 AGENTS_SDK_TOOL_FAILED = ("An error occurred while running the tool. Please try again. Error: ",
                           "An error occurred while parsing tool arguments. Please try again with valid JSON. Error: ")
 """What the OpenAI Agents SDK hands the model for a function tool that raised, or whose arguments
@@ -173,14 +236,31 @@ _COMPACTION_PROMPTS = ("You are performing a CONTEXT CHECKPOINT COMPACTION.",
 """The user message Codex asks for its compaction's summary with, last in the history it sends
 (openai/codex ``codex-rs/core/templates/compact/prompt.md``: the second, of the first automatic
 compaction, ea225df2, 2025-09; the first since 611e00c8, 2025-10, "compactor 2")."""
+_CODEX_WARNINGS = ("Warning: apply_patch was requested via ",
+                   "Warning: The maximum number of unified exec processes you can keep open is",
+                   "Warning: Your account was flagged for potentially high-risk cyber activity")
+"""Warnings Codex writes to the model as user messages of their own (``Session::record_model_warning``:
+``format!("Warning: {message}")``): an edit made with ``apply_patch`` through the shell tool (``apply_patch
+was requested via exec_command. Use the apply_patch tool instead of exec_command.``, openai/codex
+``codex-rs/core/src/tools/handlers/apply_patch.rs`` ``intercept_apply_patch``), too many unified exec
+processes open, a request routed to a fallback model; Codex's own reading of its history skips them
+(``codex-rs/core/src/context/contextual_user_message.rs``: ``LegacyApplyPatchExecCommandWarning``,
+``LegacyUnifiedExecProcessLimitWarning``, ``LegacyModelMismatchWarning``). Read as prompts, each edit
+made with ``apply_patch <<'EOF'`` was a message the person sent."""
 _INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions for ", "<INSTRUCTIONS>",
              "<recommended_plugins>", "<turn_aborted>", "<skill>", "<subagent_notification>", "<hook_prompt",
-             "<codex_internal_context", COMPACTION_BRIDGE, *_COMPACTION_PROMPTS)
+             "<codex_internal_context", COMPACTION_BRIDGE, *_COMPACTION_PROMPTS, "<user_action>", "<goal_context>",
+             "<extension_context>", *_CODEX_WARNINGS)
 """How the parts Codex writes into user messages begin (not typed by the person; several
 independent rollout readers filter the same markers; openai/codex ``codex-rs/core/src/context/``
 writes ``<turn_aborted>`` after an interrupt and ``<user_shell_command>``, below; its own
 compaction asks for a summary and hands it on in user messages: a proxy's record of its requests
-holds them, read as prompts of the person's)."""
+holds them, read as prompts of the person's). ``/review`` hands its findings on as ``<user_action>
+<context>User initiated a review task. ...</context><action>review</action><results>…``
+(``codex-rs/core/templates/review/exit_success.xml``, ``exit_interrupted.xml``,
+``history_message_completed.md``); goals and extensions steer the model in ``<goal_context>`` and
+``<extension_context>`` (``codex-rs/core/src/context/contextual_user_message.rs``
+``CONTEXTUAL_USER_FRAGMENTS``: ``LegacyGoalContext``, ``ExtensionContext``)."""
 _ENV_CWD = re.compile(r"<cwd>\s*(/[^<\n]*?)\s*</cwd>")
 """The working folder in Codex's ``<environment_context>`` message (openai/codex codex-rs/core
 environment_context.rs serialises ``cwd`` as ``<cwd>…</cwd>``); absolute paths only."""
@@ -479,7 +559,8 @@ _INJECTED_ENDS = (("<environment_context>", "</environment_context>"), ("<user_i
                   ("<recommended_plugins>", "</recommended_plugins>"), ("<turn_aborted>", "</turn_aborted>"),
                   ("<skill>", "</skill>"), ("<subagent_notification>", "</subagent_notification>"),
                   ("<hook_prompt", "</hook_prompt>"), ("<codex_internal_context", "</codex_internal_context>"),
-                  ("<user_shell_command>", "</user_shell_command>"))
+                  ("<user_shell_command>", "</user_shell_command>"), ("<user_action>", "</user_action>"),
+                  ("<goal_context>", "</goal_context>"), ("<extension_context>", "</extension_context>"))
 """How each part Codex writes in (:data:`_INJECTED`, a ``!`` command's) ends: its closing tag."""
 
 
@@ -967,7 +1048,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             except ValueError:
                 pass
         if code is None:
-            m = _EXIT_TEXT.search(output[:400])
+            m = _EXIT_TEXT.search(_status_text(output))
             code = int(m.group(1)) if m else None
         if declined is not None or cut:
             _remember(results_seen, call_id)
@@ -978,6 +1059,10 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             # the model's copy of a call refused before it ran (older rollouts have no exec_command_end)
             _remember(results_seen, call_id)
             yield tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=output))
+            return
+        if output[:1] in "CT" and output.startswith(tool_ends.HOOK_BLOCKED):
+            _remember(results_seen, call_id)  # a PreToolUse hook turned it away: it never ran
+            yield tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=output), "hook_blocked")
             return
         if output.startswith(_POLL_FAILED):
             # the write itself failed: the poll's own failed call, not the polled command's output
@@ -998,10 +1083,14 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             return
         if not running:
             _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
+        if output.startswith(_MCP_ARGS_HEADS) and (bad_args := _mcp_args_failed(output)) is not None:
+            yield event("tool_result", "tool", call_id=call_id, text=bad_args, is_error=True)
+            return
         yield event("tool_result", "tool", call_id=call_id, text=output,
                     exit_code=code if isinstance(code, int) else None,
                     is_error=bool(code) or reported_failure or output.startswith((_MCP_CALL_FAILED, *_EXEC_FAILED, *_UNSUPPORTED, *AGENTS_SDK_TOOL_FAILED))
                     or output.startswith(_PATCH_FAILED) or _aborted_by_user(output)
+                    or (output[:1] in "cAUa" and _collab_failed(output))
                     or (output.startswith(_OLD_PATCH_FAILED) and output[len(_OLD_PATCH_FAILED):].startswith(_PATCH_FAILED)),
                     agent_ref=agent_ref,
                     raw_type="running" if running else None)

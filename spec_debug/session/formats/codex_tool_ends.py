@@ -62,6 +62,12 @@ ESCALATION_REFUSED = ("approval policy is ", "; reject command")
 approval policy is {policy:?}`` (openai/codex ``codex-rs/core/src/tools/handlers/unified_exec.rs``;
 the shell tools' ``… you should not ask …``, ``tools/handlers/shell.rs`` ``run_exec_like``). The
 policy's refusal: the command never ran."""
+HOOK_BLOCKED = ("Command blocked by PreToolUse hook: ", "Tool call blocked by PreToolUse hook: ")
+"""How Codex answers a call a ``PreToolUse`` hook of the person's turned away before it ran:
+``Command blocked by PreToolUse hook: {reason}. Command: {command}`` for the shell and
+``apply_patch``, ``Tool call blocked by PreToolUse hook: {reason}. Tool: {tool}`` for any other
+(openai/codex ``codex-rs/core/src/hook_runtime.rs`` ``run_pre_tool_use_hooks``; ``tools/registry.rs``
+before). The hook's refusal (``hook_blocked``, as Claude Code's), never a command that ran."""
 EMPTY_PATCH_REJECTED = "patch rejected: empty patch"
 """The other reason of ``assess_patch_safety``: the model sent a patch with no change, its own
 mistake (a failed edit, ``codex._PATCH_FAILED``), not a refusal of the permission system."""
