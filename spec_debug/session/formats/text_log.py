@@ -1778,7 +1778,7 @@ class _State:
               shape: re.Pattern | None = None) -> Iterator[Event]:
         self.calls += 1
         call_id = f"text-call-{self.calls}"
-        shown, host = host, self.logins.where(host)
+        shown, host = host, self.logins.where(host, carried=shape is _THEME_PROMPT or shape is _POWERLINE_PROMPT)
         traced, self.tracing = self.tracing, False
         if traced:
             # A script's own commands ran where the script did: its `ssh gpu01 <<EOF` (xtrace
