@@ -31,7 +31,7 @@ from spec_debug.session.formats import claude_code
 from spec_debug.session.formats import shell_logins
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host, starts_service
-from spec_debug.session.job_ends import backgrounded, ended_job, job_ends, reports_job_end
+from spec_debug.session.job_ends import backgrounded, ended_job, job_ends, reports_job_end, written_files
 from spec_debug.session.keyboard_stop import CTRL_C, SIGINT_STATUS, ended_by_the_key, stopped_output
 from spec_debug.session.login_hops import LoginHops
 from spec_debug.session.metric_tables import NO_SPEC
@@ -683,6 +683,26 @@ def _traceback_printer(background: OrderedDict, command: str, output: str) -> Co
     return _job_printing(background, output)
 
 
+def _job_logged(job_logs: dict, command: str) -> CommandRecord | None:
+    """The background job whose log file ``command`` (``cat srv.log``, ``tail -n 50
+    logs/srv.log``) reads, by the file's name: the job typed with ``nohup python3 srv.py > srv.log
+    2>&1 &``, whose ``[1]+ Exit 1`` says only that it failed, not why."""
+    for word in shell.split_words(command):
+        if word[:1] != "-" and (job := job_logs.get(word.rstrip("/").rsplit("/", 1)[-1])) is not None:
+            return job
+    return None
+
+
+def _job_log_failure(job_logs: dict, command: str, output: str) -> tuple[CommandRecord, failures.ErrorInfo] | None:
+    """The failed background job whose log ``command`` reads, and the failure the log's last line
+    states, which the job ended on (:func:`python_exit.python_said_failure`)."""
+    job = _job_logged(job_logs, command)
+    if job is None or not job.is_error:
+        return None
+    said = python_said_failure(job.inner, output)
+    return (job, said) if said is not None else None
+
+
 @dataclass(slots=True)
 class _Agent:
     pending: OrderedDict = field(default_factory=OrderedDict)
@@ -727,6 +747,10 @@ class _Agent:
     background: OrderedDict = field(default_factory=OrderedDict)
     """Commands typed with ``&`` in a terminal log, by their job's command line (:mod:`job_ends`):
     the shell reports their end in the output of a later command."""
+    job_logs: dict = field(default_factory=dict)
+    """The name of a file a command typed with ``&`` writes its output to (``> srv.log``,
+    :func:`job_ends.written_files`) -> that command: the errors a later reading of the file shows
+    are the job's (:func:`_job_logged`)."""
     stopped_typed: CommandRecord | None = None
     """The last command typed that the person stopped with Ctrl-C (:mod:`keyboard_stop`): an
     ``echo $?`` of 130 after it is the signal's status (128 + SIGINT, bash(1) EXIT STATUS), no
@@ -1192,6 +1216,11 @@ class _SessionState:
                     st.background[job] = record  # its end comes in a later command's output (job_ends)
                     if len(st.background) > 64:
                         st.background.popitem(last=False)
+                    for name in written_files(shell.split_words(record.command)):
+                        st.job_logs.pop(name, None)  # the newest job that writes there, kept last
+                        st.job_logs[name] = record
+                        if len(st.job_logs) > 64:
+                            del st.job_logs[next(iter(st.job_logs))]
             seg.commands += 1
             seg.kind_hosts[category, host] += 1
             if host:
@@ -1269,6 +1298,7 @@ class _SessionState:
         # Scanned with the event's own exit code: with a known status, 0 and None read the same.
         found = x.errors
         stopped = False
+        logged_by: CommandRecord | None = None  # a background job whose log file this output shows
         if exit_code in (None, 0) and not ev.is_error and record is not None and "$" in record.command \
                 and (echoed := echoed_exit(record.command, ev.text)
                      # `ssh gpu02 'python x.py; echo $?'`: the echo is the remote shell's, inside
@@ -1316,6 +1346,13 @@ class _SessionState:
             # argparse's "prog: error: ..." (python_exit); in a terminal log, an OpenAI chat's
             # tool message, or an MCP SSH tool's result, none of which records a status
             found = (said,)
+        elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
+                and st.job_logs and fmt == "text" and call.category == "logs" \
+                and (ended := _job_log_failure(st.job_logs, record.inner, ev.text)) is not None:
+            # `cat srv.log` after the shell's `[1]+ Exit 1  nohup python3 srv.py > srv.log 2>&1`:
+            # the log's last line is the failure the job ended on (sys.exit("Error: ..."), as
+            # python_said_failure reads a program's own output), what its end did not say
+            logged_by, found = ended[0], (ended[1],)
         job_found: tuple = ()  # the errors of a background job's traceback in this output
         job_printed: CommandRecord | None = None  # that job
         if found and exit_code is None and not ev.is_error and record is not None and st.background \
@@ -1396,7 +1433,7 @@ class _SessionState:
             # refusal stays the session's error (the GPU tool is missing there).
             failed = False
         elif failed and exit_code is None and not ev.is_error and call is not None and call.category == "logs" \
-                and (all(e.kind in failures.LOG_CONTENT or failures.port_taken(e) for e in found)
+                and (logged_by is not None or all(e.kind in failures.LOG_CONTENT or failures.port_taken(e) for e in found)
                      or failures.build_log_read(found, ev.text)):
             # `grep -n Error server.log`, `tail -n 50 server.log` in a terminal log: the errors are
             # the server's, which the log holds; the reading did not fail (a tool that records
@@ -1406,6 +1443,8 @@ class _SessionState:
             # run's own verdict at the end of the log read (`tail build.log` ending in Maven's
             # BUILD FAILURE): the build failed, when it ran; the reading did not.
             failed = False
+            if logged_by is None and st.job_logs and record is not None and fmt == "text":
+                logged_by = _job_logged(st.job_logs, record.inner)
         elif failed and exit_code is None and not ev.is_error and record is None and call is not None \
                 and shell.is_read_tool(call.tool_name):
             # Read or Grep of server.log: as `grep -n Error server.log` above, the errors are the
@@ -1501,7 +1540,9 @@ class _SessionState:
         if failed:
             info.failed_calls += 1
             info.not_run_calls += not_run
-        if found:
+        if found and logged_by is not None:  # the errors the job wrote to its log: its own, on its host
+            self._errors_seen(ev, info, stretch, found, logged_by.host, logged_by.seq)
+        elif found:
             self._errors_seen(ev, info, stretch, found, host,
                               printed_for.seq if printed_for else call.seq if call else None)
         if job_found:  # a background job's traceback: its host, and the command that started it

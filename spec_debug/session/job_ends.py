@@ -90,3 +90,24 @@ def backgrounded(command: str) -> str | None:
 
 def _normal(command: str) -> str:
     return " ".join(command.split())
+
+
+_CONTROL_WORDS = frozenset({"|", "&", ";", ">", "<"})
+
+
+def written_files(words: list[str]) -> frozenset[str]:
+    """The names (last path part) of the files a command's output goes to, from its words as
+    :func:`shell.split_words` gives them (``>`` a word of its own): ``> srv.log``, ``2> err.log``,
+    ``&> srv.log``, ``>> srv.log``, ``| tee -a srv.log`` (not ``/dev/null``). A job started with ``&`` writes there
+    what it would have printed, the error it died of too (``nohup python3 srv.py > srv.log 2>&1 &``)."""
+    names = []
+    for n, word in enumerate(words):
+        if word == ">" and n + 1 < len(words) and words[n + 1] not in (">", "&"):
+            names.append(words[n + 1])
+        elif word == "tee":
+            for w in words[n + 1:]:
+                if w in _CONTROL_WORDS:
+                    break
+                if w[:1] != "-":
+                    names.append(w)
+    return frozenset(name.rstrip("/").rsplit("/", 1)[-1] for name in names if name and not name.startswith("/dev/"))

@@ -46,13 +46,17 @@ class Logins:
     same host (``sudo -i``, ``docker exec -it c bash``) also ends with ``exit``."""
 
     __slots__ = ("aliases", "awaiting", "exited", "greeted", "home", "pending", "pending_from", "same_prompt",
-                 "stack", "variables")
+                 "shown", "stack", "variables")
 
     def __init__(self) -> None:
         self.stack: list[tuple[str | None, bool]] = []
         self.same_prompt: list[str | None] = []
         """For each shell of the stack, the prompt host it shares with the shell it was opened
         from (:meth:`_name_prompt`): that name says the innermost shell there, no alias."""
+        self.shown: list[str | None] = [None]
+        """For the log's own shell and then each shell of the stack, the host the last prompt that
+        showed one in it named (:meth:`where`): a theme's prompt without one later in that shell
+        is the same machine's (``root@gpu-node-7:~# exec zsh``, then oh-my-zsh's ``➜  ~``)."""
         self.pending: tuple[str | None, bool] | None = None
         """A shell the last command opens, if its output (did it open?) shows no failure."""
         self.greeted = False
@@ -85,8 +89,10 @@ class Logins:
                     and not any(_closed(line) for line in head):
                 self.stack.append(entry)
                 self.same_prompt.append(None)
+                self.shown.append(None)
                 del self.stack[:-_MAX_DEPTH]  # a log that never exits its shells stays bounded
                 del self.same_prompt[:-_MAX_DEPTH]
+                del self.shown[:-_MAX_DEPTH - 1]
                 self.awaiting = (entry[0], self.pending_from) if entry[1] and entry[0] else None
                 self.greeted = any(line.startswith(_GREETINGS) for line in head)
         elif self.stack and not self.exited and any(_closed(line) for line in head):
@@ -95,19 +101,26 @@ class Logins:
             self.awaiting = None
         self.exited = False
 
-    def where(self, shown: str | None) -> str | None:
+    def where(self, shown: str | None, *, carried: bool = False) -> str | None:
         """The host a command ran on: the prompt's (by the name a login reached it by), else the
-        innermost shell's."""
+        innermost shell's. ``carried``: the prompt, one that shows no host, is a shell's own
+        (a theme's), not a note's ``$``: the host an earlier prompt of the same shell showed."""
         if shown is not None:
             if self.awaiting is not None:
                 self._name_prompt(shown)
             if self.same_prompt and self.same_prompt[-1] == shown.lower():
-                return self.stack[-1][0]
-            return self.aliases.get(shown.lower(), shown) if self.aliases else shown
+                host = self.stack[-1][0]
+            else:
+                host = self.aliases.get(shown.lower(), shown) if self.aliases else shown
+            self.shown[-1] = host
+            return host
+        if carried and self.shown[-1] is not None:
+            return self.shown[-1]
         return self.stack[-1][0] if self.stack else self.home
 
     def _pop(self) -> tuple[str | None, bool]:
         self.same_prompt.pop()
+        self.shown.pop()
         return self.stack.pop()
 
     def _name_prompt(self, shown: str) -> None:

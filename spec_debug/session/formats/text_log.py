@@ -1264,7 +1264,19 @@ def _starts_a_line(row: str, before: str) -> bool:
     """``row`` starts a line of its own rather than going on with ``before``: a prompt, or the
     same opening as ``before`` (two log lines of one width, ``[2025-08-18 10:03:02] Decode
     batch ...``, one after the other: a cut falls mid-text, rarely on a line's opening)."""
-    return row[:3] == before[:3] or _prompt(row) is not None
+    return row[:3] == before[:3] or (_prompt(row) is not None and not _closes_cut_quote(row, before))
+
+
+def _closes_cut_quote(row: str, before: str) -> bool:
+    """``row``, which reads as a prompt, is the end of a quote the command typed in ``before``
+    left open at the pane's edge: ``export PS1='...(main)`` cut there goes on in a row ``$ '``
+    (tmux 3.3a capture-pane, 80 columns, bash 5.2, recorded). A quote left open when Enter was
+    pressed goes on after PS2's ``> `` (bash(1), PROMPTING), never after a prompt of its own."""
+    typed = _prompt(before)
+    if typed is None:
+        return False
+    command = typed.group("command")
+    return open_quote(command) and not open_quote(command + row)
 
 
 def decoded_lines(path: Path, stats: ReadStats,
@@ -1382,6 +1394,8 @@ def _command_goes_on(rows: list[tuple[int, bool, str]], widest: int) -> int | No
         elif _GOES_ON_WORD.match(after) and (_LATER_OPTION.search(after)
                                              or after[:1].isalpha() and _ENDS_IN_OPTION.search(line)):
             width = widest
+        elif after[:2] != "> " and _closes_cut_quote(after, line):
+            return widest  # the rest of a quoted prompt (`$ '`), not a line typed after PS2
         else:
             continue
         typed = _prompt(line)
@@ -1778,7 +1792,7 @@ class _State:
               shape: re.Pattern | None = None) -> Iterator[Event]:
         self.calls += 1
         call_id = f"text-call-{self.calls}"
-        shown, host = host, self.logins.where(host)
+        shown, host = host, self.logins.where(host, carried=shape is _THEME_PROMPT or shape is _POWERLINE_PROMPT)
         traced, self.tracing = self.tracing, False
         if traced:
             # A script's own commands ran where the script did: its `ssh gpu01 <<EOF` (xtrace
