@@ -169,6 +169,35 @@ def _vocab_findings(cfgs: dict[str, Any], draft_raw: dict[str, Any], target_raw:
     return findings
 
 
+def _denied_finding(denied: Any, folder: Any, at: Any) -> list[Finding]:
+    """SD710, a warning, for draft weight files the probe's user may not open (permission
+    denied: hostfiles.denied_access). They were said as headers that cannot be read ("a copy
+    cut short, a git-lfs pointer"), an error, although a server running as another user (a
+    service account, root in a container) may read and load them; one running as the probe's
+    user cannot (vLLM and SGLang open every weight file: safetensors' safe_open). Which user
+    the server runs as is not known here, so it is said both ways, with `ls -l`'s owner."""
+    if not isinstance(denied, dict) or not denied:
+        return []
+    access = [entry for entry in denied.values() if isinstance(entry, dict)]
+    user = access[0].get("user") if access else None
+    who = f"{user} (uid {access[0].get('uid')})" if user is not None else "its user"
+    files = "; ".join(
+        f"{name} ({' '.join(str(entry[key]) for key in ('mode', 'owner', 'group') if entry.get(key) is not None)})"
+        if isinstance(entry, dict) and entry.get("mode") else str(name) for name, entry in denied.items())
+    where_ = f" in {folder}" if folder else ""
+    evidence = (f"the probe ran as {who} and may not open {files}{where_} (permission denied): a "
+                f"server running as {user or 'that user'} cannot load the draft either (vLLM and "
+                "SGLang open every weight file), one running as a user that may read it does; "
+                "the draft config's shape keys, norm flags and vocabulary tensors were not "
+                "compared with its weights")
+    remediation = (f"If the server runs as {user or 'that user'}, make the file(s) readable to it "
+                   "(`chmod o+r FILE`, or the file's group for that user); otherwise run the "
+                   "playbook as the server's user (its ssh user), so the weights are checked.")
+    return [at.finding("SD710", [evidence], {"denied_weight_files": denied}, severity="warning",
+                       title="A draft weight file the probe's user may not read",
+                       remediation=remediation)]
+
+
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     draft, target = host.get("draft") or {}, host.get("target") or {}
     tensors = unwrapped(draft.get("tensors"))
@@ -177,6 +206,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     missing = [str(name) for name in draft.get("missing_shards") or []]
     # weight files whose header could not be read: their tensors are not in the listing either
     unreadable = [str(name) for name in draft.get("unreadable_weight_files") or []]
+    # files the probe's user may not open (permission denied): not listed either
+    denied = draft.get("denied_weight_files") if isinstance(draft.get("denied_weight_files"), dict) else {}
     facts: dict[str, Any] = {"draft_found": bool(draft.get("found")), "target_found": bool(target.get("found")),
                              "draft_path": draft.get("path"), "target_path": target.get("path"),
                              # the draft_model asked for, named when no checkpoint is there
@@ -187,10 +218,12 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                              "draft_config": with_quantization(draft), "target_config": with_quantization(target),
                              "fc_in_features": fc_in_features(tensors),
                              "draft_weights_width": weights_width(tensors),
-                             "draft_layer_shapes": None if missing or unreadable else layer_shapes(tensors),
-                             "draft_flag_norms": None if missing or unreadable else flag_norms(tensors),
+                             "draft_layer_shapes": None if missing or unreadable or denied
+                             else layer_shapes(tensors),
+                             "draft_flag_norms": None if missing or unreadable or denied else flag_norms(tensors),
                              "draft_missing_shards": missing or None,
                              "draft_unreadable_weight_files": unreadable or None,
+                             "draft_denied_weight_files": denied or None,
                              # {file: why safetensors refuses it} of those whose header reads
                              "draft_unreadable_weight_reasons": _reasons(draft.get("unreadable_weight_reasons")),
                              "draft_index_error": draft.get("index_error"),
@@ -200,7 +233,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                              # headers decide (vocab_shape_report); complete: d2t not listed
                              # is d2t absent
                              "draft_vocab_tensors": _vocab_tensors(tensors),
-                             "draft_listing_complete": bool(tensors) and not (missing or unreadable)
+                             "draft_listing_complete": bool(tensors) and not (missing or unreadable or denied)
                              and len(tensors) < TENSOR_SHAPES_LIMIT,
                              "draft_wrapper_prefix": wrapper_prefix(draft.get("tensors")),
                              "draft_layer_names": decoder_layer_names(draft.get("tensors"))}
@@ -305,6 +338,7 @@ def check(ctx: Any) -> list[Finding]:
                                     "every shard the draft's index lists"))
     findings += unreadable_weight_files_finding(cfgs.get("draft_unreadable_weight_files"), at,
                                                 reasons=cfgs.get("draft_unreadable_weight_reasons"))
+    findings += _denied_finding(cfgs.get("draft_denied_weight_files"), cfgs.get("draft_path"), at)
     findings += no_engine_weights_finding(cfgs.get("draft_no_engine_weights"), at)
     findings += _vocab_findings(cfgs, draft_raw, target_raw, at)
     if cfgs.get("draft_index_error"):
