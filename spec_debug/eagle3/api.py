@@ -1892,17 +1892,22 @@ def _stale_index_check(store):
     filter_duplicate_safetensors_files) and then stop with "Cannot find any model weights"
     (vLLM default_loader.py / SGLang loader.py _prepare_weights). A stale
     pytorch_model.bin.index.json is no fault for them: pickles are not filtered by an index."""
+    from spec_debug.eagle3.checkpoint import stale_index_read
     from spec_debug.eagle3.vocab import VocabCheck, VocabIssue
 
     index = store.stale_index
     if index is None or index.name != "model.safetensors.index.json":
         return None
+    # any *.safetensors file the index does not name (draft.safetensors too: stale_index)
+    read = stale_index_read(store)
+    held = (f"{index.parent / read[0]} beside it holds" if len(read) == 1
+            else f"{', '.join(read)} beside it hold")
     return VocabCheck("weight_files", ok=False, issues=(VocabIssue(
-        "stale_index", f"{index} names no weight file that is here, and "
-        f"{index.parent / 'model.safetensors'} beside it holds the draft's weights: vLLM and "
-        "SGLang load only the safetensors files an index names, find none and stop (\"Cannot "
-        "find any model weights\"); delete the stale index (or save the draft again into an "
-        "empty folder)", {"index": str(index), "weights": "model.safetensors"}),))
+        "stale_index", f"{index} names no weight file that is here, and {held} the draft's "
+        "weights: vLLM and SGLang load only the safetensors files an index names, find none "
+        "and stop (\"Cannot find any model weights\"); delete the stale index (or save the "
+        "draft again into an empty folder)",
+        {"index": str(index), "weights": ", ".join(read)}),))
 
 
 # what `drafter vocab` compares with when no target vocabulary is known

@@ -551,8 +551,22 @@ def stale_index(index: Path, single: Path) -> bool:
     directory (transformers 5 modeling_utils.py removes the old `*-0000i-of-0000n` shards but
     not the index). transformers' from_pretrained reads the single file first; vLLM and
     SGLang load only the files an index names (model_loader/weight_utils.py
-    filter_duplicate_safetensors_files), so they find no weights there."""
-    if not (index.is_file() and single.is_file()):
+    filter_duplicate_safetensors_files), so they find no weights there.
+
+    A safetensors index is stale beside any *.safetensors file it does not name, as the probes
+    judge it (probes/hostfiles.py list_weights): the engines filter every file by the index,
+    whatever its name (vllm-project/vllm vllm/model_executor/model_loader/weight_utils.py
+    filter_duplicate_safetensors_files keeps the paths its weight_map names), so a draft saved
+    again as `draft.safetensors` (or a retrained model-00001-of-00001) beside the index of an
+    older sharded save loads nothing there either. Only the single model.safetensors counted
+    here: `drafter` stopped at "names shard(s) that are missing: copy every shard listed in the
+    index", and the vocab step failed as a step that could not run (SD003) beside the configs
+    step's SD710. Pickles are not filtered by an index: pytorch_model.bin alone counts there."""
+    if not index.is_file():
+        return False
+    beside = ([single] if single.suffix != ".safetensors"
+              else sorted(index.parent.glob("*.safetensors")))
+    if not any(path.is_file() for path in beside):
         return False
     from spec_debug.eagle3.config import read_json
 
@@ -560,7 +574,7 @@ def stale_index(index: Path, single: Path) -> bool:
     if not isinstance(weight_map, dict) or not weight_map:
         return False
     names = {str(name) for name in weight_map.values()}
-    return single.name not in names and not any((index.parent / n).is_file() for n in names)
+    return not any((index.parent / n).is_file() for n in names)
 
 
 def safetensors_files(directory: Path, *, missing: list[str] | None = None) -> list[Path]:
@@ -603,10 +617,22 @@ def stale_index_note(store: "TensorStore", role: str) -> str | None:
                 f"sharded save beside pytorch_model.bin, which was read, as transformers, vLLM "
                 f"and SGLang read it (none of them filters pickles by an index): harmless, but "
                 f"delete the stale index")
+    read = stale_index_read(store)
+    if read == ["model.safetensors"]:
+        beside = "the single weight file, which was read (as transformers reads it)"
+    else:
+        # transformers' from_pretrained looks for model.safetensors, then the index's shards
+        beside = (f"{', '.join(read)}, which {'was' if len(read) == 1 else 'were'} read (the "
+                  "files here; transformers' from_pretrained reads model.safetensors or the "
+                  "index's shards, neither of which is here)")
     return (f"{store.stale_index} names no shard that is here: an index left by an earlier "
-            f"sharded save beside the single weight file, which was read (as transformers "
-            f"reads it); vLLM and SGLang load only the files an index names and would find no "
-            f"weights for this {role}: delete the stale index")
+            f"sharded save beside {beside}; vLLM and SGLang load only the files an index names "
+            f"and would find no weights for this {role}: delete the stale index")
+
+
+def stale_index_read(store: "TensorStore") -> list[str]:
+    """The names of the weight files a store read past its stale index (see stale_index)."""
+    return sorted({info.file.name for info in store.infos.values()})
 
 
 def shadowed_single(index: Path, single: Path) -> bool:

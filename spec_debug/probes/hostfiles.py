@@ -442,6 +442,42 @@ class WeightListing:
     unindexed_files: list[str] = field(default_factory=list)
     """The *.safetensors files listed although the folder's index names none that is here,
     which vLLM and SGLang therefore do not load (stale_index_refusal)."""
+    denied: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """{file name: denied_access(file)} for the weight files the probe's user may not open
+    (permission denied): not unreadable_weight_files, since a server running as another
+    user may read them."""
+
+
+def denied_access(path: Path) -> dict[str, Any]:
+    """Who the probe ran as, and the file's owner, group and mode as `ls -l` shows them, for a
+    weight file it may not open. The probe runs as the playbook's ssh user, the server often
+    as another (a service account, root in a container): the file was said as "the header
+    cannot be read (a copy cut short, a git-lfs pointer)", an SD710 error, for weights the
+    server may well load."""
+    uid = os.geteuid()
+    access: dict[str, Any] = {"user": _account(uid, "pwd"), "uid": uid}
+    try:
+        status = path.stat()
+    except OSError:
+        return access
+    access.update(owner=_account(status.st_uid, "pwd"), group=_account(status.st_gid, "grp"),
+                  mode=stat.filemode(status.st_mode))
+    return access
+
+
+def _account(number: int, module: str) -> str:
+    """The user (pwd) or group (grp) name of a number, the number itself where none is known
+    (an id from another machine's or container's accounts, as `ls -l` prints it)."""
+    try:
+        if module == "pwd":
+            import pwd
+
+            return pwd.getpwuid(number).pw_name
+        import grp
+
+        return grp.getgrgid(number).gr_name
+    except (ImportError, KeyError):
+        return str(number)
 
 
 def list_weights(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> WeightListing:
@@ -453,7 +489,7 @@ def list_weights(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> WeightLis
     index, problem = config_and_problem(directory, _SAFETENSORS_INDEX)
     files = _weight_files(directory, _shard_names(index))
     shapes: dict[str, list[Any]] = {}
-    unreadable, reasons = [], {}
+    unreadable, reasons, denied = [], {}, {}
     for file in files:
         try:
             _add_shapes(shapes, safetensors_header(file), limit)
@@ -461,6 +497,8 @@ def list_weights(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> WeightLis
             unreadable.append(file.name)
             if len(reasons) < MAX_REFUSAL_REASONS:
                 reasons[file.name] = str(exc)[:MAX_REFUSAL_CHARS]
+        except PermissionError:
+            denied[file.name] = denied_access(file)
         except (OSError, ValueError, struct.error):
             unreadable.append(file.name)
     if files:
@@ -472,7 +510,7 @@ def list_weights(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> WeightLis
     unindexed = [file.name for file in files] if names and len(missing) == len(names) else []
     return WeightListing(tensors=shapes, missing_shards=missing if len(missing) < len(names) else [],
                          index_error=_index_problem(directory, index, problem), unreadable_weight_files=unreadable,
-                         unreadable_reasons=reasons, unindexed_files=unindexed)
+                         unreadable_reasons=reasons, unindexed_files=unindexed, denied=denied)
 
 
 def stale_index_refusal(directory: Path, unindexed: list[str]) -> dict[str, str]:
@@ -602,6 +640,8 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
             info["unreadable_weight_files"] = weights.unreadable_weight_files
         if weights.unreadable_reasons:
             info["unreadable_weight_reasons"] = weights.unreadable_reasons
+        if weights.denied:
+            info["denied_weight_files"] = weights.denied
         if weights.unindexed_files and not weights.index_error:
             info["no_engine_weights"] = stale_index_refusal(directory, weights.unindexed_files)
         elif not weights.tensors:

@@ -1,6 +1,7 @@
 """Draft and target config checks: aux layers (SD201-SD204), norm flags (SD701), context
 (SD702), RoPE (SD703), the draft config against its weights' shapes (SD704) and tensor names
-the engines cannot load (SD705), from the two config.json files, the draft's tensor headers and the engine's conventions."""
+the engines cannot load (SD705), the vocabulary tensors' shapes (SD301-SD303), from the two
+config.json files, the draft's tensor headers and the engine's conventions."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from spec_debug.diagnose.checks.draft_config import (check_context_length, check
 from spec_debug.diagnose.checks.draft_weights import (check_draft_weights, check_sglang_layer_names,
                                                       check_wrapper_prefix, decoder_layer_names, flag_norms,
                                                       layer_shapes, unwrapped, wrapper_prefix)
+from spec_debug.diagnose.checks.vocab_maps import check_vocab_report, vocab_shape_report
 from spec_debug.diagnose.checks.layers import (analyse_layers, check_aux_layers, check_config_width,
                                                config_width_problem)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config
@@ -18,7 +20,11 @@ from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import (launch_quantization, no_engine_weights_finding, not_checked, record,
                                               served_target, target_mtp_line, unreadable_weight_files_finding,
                                               where)
+from spec_debug.eagle3.checkpoint import normalise_draft_name
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config, use_aux_hidden_state
+from spec_debug.eagle3.vocab import configured_draft_vocab
+from spec_debug.probes.hostfiles import TENSOR_SHAPES_LIMIT
+from spec_debug.probes.playbook_words import said_in_playbook_words
 from spec_debug.record import Finding
 
 NS = "configs"
@@ -126,6 +132,72 @@ def _reasons(raw: Any) -> dict[str, str] | None:
     return {str(name): str(why) for name, why in raw.items() if isinstance(why, str)} or None
 
 
+def _vocab_tensors(tensors: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The draft's d2t, t2d, embed_tokens and lm_head entries of the listing, under the
+    drafter's names (EAGLE/SpecForge's `model.` prefix dropped)."""
+    if not tensors:
+        return None
+    return {normalise_draft_name(str(name)): entry for name, entry in tensors.items()
+            if normalise_draft_name(str(name)) in _VOCAB_TENSORS}
+
+
+_VOCAB_TENSORS = ("d2t", "t2d", "embed_tokens.weight", "lm_head.weight")
+
+
+def _vocab_findings(cfgs: dict[str, Any], draft_raw: dict[str, Any], target_raw: Any, at: Any) -> list[Finding]:
+    """SD301-SD303 from the draft's tensor headers against its config and the target's
+    vocab_size (checks.vocab_maps vocab_shape_report): the vocab step says the same from the
+    tensors' values, but needs torch on the host; without it a draft built for another
+    tokenizer passed this step."""
+    summary = cfgs.get("draft")
+    if not isinstance(summary, dict) or cfgs.get("draft_no_engine_weights"):
+        return []
+    target_vocab = _text(target_raw).get("vocab_size") if target_raw is not None else None
+    if not (_positive_int(summary.get("vocab_size")) and _positive_int(summary.get("draft_vocab_size"))):
+        return []
+    report = vocab_shape_report(cfgs.get("draft_vocab_tensors"),
+                                target_vocab_size=target_vocab if _positive_int(target_vocab) else None,
+                                vocab_size=summary["vocab_size"], draft_vocab_size=summary["draft_vocab_size"],
+                                configured=configured_draft_vocab(as_eagle3_config(draft_raw)),
+                                complete=bool(cfgs.get("draft_listing_complete")))
+    if report is None:
+        return []
+    # the drafter's words (`--target`) as the playbook's, as the vocab probe says them
+    findings = check_vocab_report(said_in_playbook_words(report), at)
+    # the lines said here, which the vocab step then does not say again (vocab_step.check)
+    cfgs["vocab_lines"] = {f.code: list(f.evidence) for f in findings}
+    return findings
+
+
+def _denied_finding(denied: Any, folder: Any, at: Any) -> list[Finding]:
+    """SD710, a warning, for draft weight files the probe's user may not open (permission
+    denied: hostfiles.denied_access). They were said as headers that cannot be read ("a copy
+    cut short, a git-lfs pointer"), an error, although a server running as another user (a
+    service account, root in a container) may read and load them; one running as the probe's
+    user cannot (vLLM and SGLang open every weight file: safetensors' safe_open). Which user
+    the server runs as is not known here, so it is said both ways, with `ls -l`'s owner."""
+    if not isinstance(denied, dict) or not denied:
+        return []
+    access = [entry for entry in denied.values() if isinstance(entry, dict)]
+    user = access[0].get("user") if access else None
+    who = f"{user} (uid {access[0].get('uid')})" if user is not None else "its user"
+    files = "; ".join(
+        f"{name} ({' '.join(str(entry[key]) for key in ('mode', 'owner', 'group') if entry.get(key) is not None)})"
+        if isinstance(entry, dict) and entry.get("mode") else str(name) for name, entry in denied.items())
+    where_ = f" in {folder}" if folder else ""
+    evidence = (f"the probe ran as {who} and may not open {files}{where_} (permission denied): a "
+                f"server running as {user or 'that user'} cannot load the draft either (vLLM and "
+                "SGLang open every weight file), one running as a user that may read it does; "
+                "the draft config's shape keys, norm flags and vocabulary tensors were not "
+                "compared with its weights")
+    remediation = (f"If the server runs as {user or 'that user'}, make the file(s) readable to it "
+                   "(`chmod o+r FILE`, or the file's group for that user); otherwise run the "
+                   "playbook as the server's user (its ssh user), so the weights are checked.")
+    return [at.finding("SD710", [evidence], {"denied_weight_files": denied}, severity="warning",
+                       title="A draft weight file the probe's user may not read",
+                       remediation=remediation)]
+
+
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     draft, target = host.get("draft") or {}, host.get("target") or {}
     tensors = unwrapped(draft.get("tensors"))
@@ -134,6 +206,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     missing = [str(name) for name in draft.get("missing_shards") or []]
     # weight files whose header could not be read: their tensors are not in the listing either
     unreadable = [str(name) for name in draft.get("unreadable_weight_files") or []]
+    # files the probe's user may not open (permission denied): not listed either
+    denied = draft.get("denied_weight_files") if isinstance(draft.get("denied_weight_files"), dict) else {}
     facts: dict[str, Any] = {"draft_found": bool(draft.get("found")), "target_found": bool(target.get("found")),
                              "draft_path": draft.get("path"), "target_path": target.get("path"),
                              # the draft_model asked for, named when no checkpoint is there
@@ -144,15 +218,23 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                              "draft_config": with_quantization(draft), "target_config": with_quantization(target),
                              "fc_in_features": fc_in_features(tensors),
                              "draft_weights_width": weights_width(tensors),
-                             "draft_layer_shapes": None if missing or unreadable else layer_shapes(tensors),
-                             "draft_flag_norms": None if missing or unreadable else flag_norms(tensors),
+                             "draft_layer_shapes": None if missing or unreadable or denied
+                             else layer_shapes(tensors),
+                             "draft_flag_norms": None if missing or unreadable or denied else flag_norms(tensors),
                              "draft_missing_shards": missing or None,
                              "draft_unreadable_weight_files": unreadable or None,
+                             "draft_denied_weight_files": denied or None,
                              # {file: why safetensors refuses it} of those whose header reads
                              "draft_unreadable_weight_reasons": _reasons(draft.get("unreadable_weight_reasons")),
                              "draft_index_error": draft.get("index_error"),
                              # the folder holds no weight file vLLM and SGLang load (SD710)
                              "draft_no_engine_weights": draft.get("no_engine_weights"),
+                             # the vocabulary tensors' shapes, for the vocab checks the
+                             # headers decide (vocab_shape_report); complete: d2t not listed
+                             # is d2t absent
+                             "draft_vocab_tensors": _vocab_tensors(tensors),
+                             "draft_listing_complete": bool(tensors) and not (missing or unreadable or denied)
+                             and len(tensors) < TENSOR_SHAPES_LIMIT,
                              "draft_wrapper_prefix": wrapper_prefix(draft.get("tensors")),
                              "draft_layer_names": decoder_layer_names(draft.get("tensors"))}
     for role, model in (("draft", draft), ("target", target)):
@@ -256,7 +338,9 @@ def check(ctx: Any) -> list[Finding]:
                                     "every shard the draft's index lists"))
     findings += unreadable_weight_files_finding(cfgs.get("draft_unreadable_weight_files"), at,
                                                 reasons=cfgs.get("draft_unreadable_weight_reasons"))
+    findings += _denied_finding(cfgs.get("draft_denied_weight_files"), cfgs.get("draft_path"), at)
     findings += no_engine_weights_finding(cfgs.get("draft_no_engine_weights"), at)
+    findings += _vocab_findings(cfgs, draft_raw, target_raw, at)
     if cfgs.get("draft_index_error"):
         # vLLM and SGLang read the index's weight_map before any shard (weight_utils.py
         # filter_duplicate_safetensors_files: json.load(f)["weight_map"]); the listing above
