@@ -3081,11 +3081,36 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
                        f"{', '.join(map(str, _SGLANG_OLD_TOPK_CHOICES))}; argparse exits with 'invalid choice' and the "
                        f"server does not start ({_SGLANG_ANY_TOPK_SINCE} and later take any topk)")
     refused += _sglang_options_too_new(cfg, engine_version)
+    if refused and (words := _refused_words(cfg, refused)):
+        # a word the server refuses (argparse's ambiguous or unknown option, the call's TypeError)
+        # sets nothing: the rules read the command without it (was: `--speculative-dflash 512`,
+        # ambiguous on 0.5.11 .. 0.5.19, was also read as --speculative-dflash-block-size 512 and
+        # said to differ from --speculative-num-draft-tokens)
+        eff = _effective_rules(replace(cfg, flags={name: value for name, value in cfg.flags.items()
+                                                   if name not in words}),
+                               target_architecture, engine_version, draft_block_size, draft_config)
     refused += _multi_layer_eagle_chain(cfg, eff, target_architecture, engine_version)
     beyond = _beyond_any_use(cfg)
     if cfg.engine == "sglang" and cfg.algorithm == "EAGLE3" and "speculative-token-map" in cfg.flags:
         eff = replace(eff, overrides=eff.overrides + [_SGLANG_EAGLE3_TOKEN_MAP_IGNORED])
     return replace(eff, problems=refused + eff.problems + beyond) if refused or beyond else eff
+
+
+def _refused_words(cfg: LaunchConfig, refused: list[str]) -> set[str]:
+    """The SGLang words of the command that are no option's full name (an abbreviation, or a name
+    of no release) and that a refusal names (`--speculative-dflash: ...`, `speculative_dflash=: ...`):
+    argparse, or the Python call, stops on them, so they set nothing. The rules' own lookup reads an
+    unambiguous prefix as the option it starts (`_lookup`), which the refusal says it is not."""
+    if cfg.engine != "sglang":
+        return set()
+    words = set()
+    for name in cfg.flags:
+        if name in SGLANG_OPTIONS:
+            continue
+        heads = (f"--{name}:", f"--{name} ", f"{name.replace('-', '_')}=:")
+        if any(line.startswith(heads) for line in refused):
+            words.add(name)
+    return words
 
 
 # SGLang's EAGLE worker never loads --speculative-token-map for EAGLE3: the draft's own hot tokens
