@@ -3743,9 +3743,26 @@ def _as_keyword_refusal(line: str, call: str) -> str:
     said = re.sub(r"drop it, or write (?:an|the) option `([^`]+) --help(?:=all)?` lists",
                   lambda w: f"drop it, or write a field {takes} has (`{w.group(1)} --help` lists them as options)",
                   said)
+    if "'s own deprecation of --" in said:
+        # the option a retired one's deprecation names, said as the call's keyword (was: "write
+        # --speculative-draft-window-size instead", a command-line flag, to a Python call)
+        said = re.sub(r"write (--.+?) instead \(SGLang's own", lambda w: f"write {_as_keyword(w.group(1))} instead "
+                      "(SGLang's own", said)
     return ((f"{keyword}=" if said.startswith(":") else keyword) + said.replace(" no such option (nor one it abbreviates, ", " no such setting (")
             .replace(" no such option (nor one it abbreviates)", " no such setting")
             .replace(" no such option", " no such setting").replace("unless the server runs", "unless it runs"))
+
+
+def _as_keyword(replacement: str) -> str:
+    """The replacement a deprecation note gives as a command-line option (`--attention-backend
+    flashinfer`, `--cuda-graph-backend-prefill=breakable`, `--speculative-draft-window-size`),
+    said as an engine call's keyword: `attention_backend="flashinfer"`, `speculative_draft_window_size=`;
+    in a longer note (`--ep-size set to the --tp-size value`) the options are said as their fields."""
+    whole = re.fullmatch(r"--([a-z0-9-]+)(?:[ =]([\w.-]+))?", replacement)
+    if whole is not None:
+        field = whole.group(1).replace("-", "_")
+        return f'{field}="{whole.group(2)}"' if whole.group(2) else f"{field}="
+    return re.sub(r"--([a-z0-9][a-z0-9-]*)", lambda w: w.group(1).replace("-", "_"), replacement)
 
 
 def _keyword_abbreviations(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
