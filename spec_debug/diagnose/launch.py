@@ -2077,9 +2077,9 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
         argv = split_command(command)
         cfg = _parse_argv(argv)
         call = getattr(argv, "call", None)
-        if call and argv.earlier:
+        if call and (calls_before := getattr(argv, "earlier", ())):
             earlier = []
-            for line, words in argv.earlier:
+            for line, words in calls_before:
                 try:
                     earlier.append((line, replace(_parse_argv(words), python_call=words.call)))
                 except LaunchParseError:
