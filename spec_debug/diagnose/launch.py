@@ -141,6 +141,9 @@ class LaunchConfig:
     """vLLM: --speculative-config given as a whole JSON value more than once, as written, in order;
     argparse keeps the last one whole (no merge), so the earlier ones are gone."""
     python_call: str | None = None
+    earlier_calls: tuple[tuple[int, LaunchConfig], ...] = ()
+    """A Python script's engine calls run before the speculative one (their line, what they set):
+    one the engine refuses stops the script before the speculative engine is built."""
     """The Python engine call the settings were read from as keyword arguments (`LLM`, `Engine`,
     `EngineArgs`, ...; None: a command line), whose refusal of a name is Python's TypeError, not
     argparse's exit."""
@@ -557,6 +560,7 @@ def _python_engine_call(text: str) -> list[str] | None:
         return None
     names = _literal_bindings(tree)
     calls: list[tuple[bool, list[str] | LaunchParseError]] = []
+    engine_nodes: list[tuple[ast.Call, tuple[bool, list[str] | LaunchParseError]]] = []
     run_calls: list[tuple[bool, list[str] | LaunchParseError]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.List):
@@ -572,8 +576,10 @@ def _python_engine_call(text: str) -> list[str] | None:
             calls.append(_sglang_test_launch(node, names))
         elif name in _ENGINE_CALLS:
             calls.append(_engine_call_argv(node, name, names))
+            engine_nodes.append((node, calls[-1]))
         elif name == _RAY_LLM_CONFIG:
             calls.append(_ray_llm_config_argv(node, names))
+            engine_nodes.append((node, calls[-1]))
         elif ast.unparse(func) in _SHELL_STRING_CALLS and node.args:
             shell_string = _python_shell_string(node, names)
             if shell_string is not None:
@@ -583,8 +589,11 @@ def _python_engine_call(text: str) -> list[str] | None:
                 run_calls.append(shell_string)
     if not calls:
         return None
-    for speculative, result in calls:
+    for call in calls:
+        speculative, result = call
         if speculative:
+            if len(engine_nodes) > 1:
+                _earlier_engine_calls(tree, call, engine_nodes)
             if isinstance(result, LaunchParseError):
                 raise result
             _refuse_joined_for_a_shell(tree, result)
@@ -593,6 +602,52 @@ def _python_engine_call(text: str) -> list[str] | None:
         if not isinstance(result, LaunchParseError):
             return result
     raise calls[0][1]
+
+
+def _earlier_engine_calls(tree: ast.AST, chosen: tuple[bool, Any],
+                          engine_nodes: list[tuple[ast.Call, tuple[bool, Any]]]) -> None:
+    """The engine calls a script runs before its speculative one, which the audit reads: a
+    baseline `sgl.Engine("meta-llama/...")` or `LLM(..., tp=2)` raises TypeError, and the script
+    stops before the speculative engine is built (was: only the speculative call was read, and
+    passed). Only a call in a statement of the same block as the speculative call's, and before
+    it: one in a function defined above, or in another branch, need not run first. Raises the
+    earlier call's TypeError (Engine's positional argument); records the others' argv on the
+    speculative call's (`earlier`, with their line), for effective_spec to judge their keywords."""
+    parents: dict[int, ast.AST] = {}
+    blocks: dict[int, tuple[int, str, int]] = {}
+    for node in ast.walk(tree):
+        for name, value in ast.iter_fields(node):
+            for i, child in enumerate(value if isinstance(value, list) else [value]):
+                if isinstance(child, ast.AST):
+                    parents[id(child)] = node
+                    if isinstance(value, list) and isinstance(child, ast.stmt):
+                        blocks[id(child)] = (id(node), name, i)
+
+    def statement_of(call: ast.AST) -> tuple[int, str, int] | None:
+        # the innermost statement holding the call: (its block's owner, the block, its index)
+        node: ast.AST | None = call
+        while node is not None and not isinstance(node, ast.stmt):
+            node = parents.get(id(node))
+        return blocks.get(id(node)) if node is not None else None
+
+    node = next(n for n, call in engine_nodes if call is chosen)
+    where = statement_of(node)
+    if where is None:
+        return
+    earlier: list[tuple[int, Any]] = []
+    for other, (_, result) in sorted(engine_nodes, key=lambda pair: (pair[0].lineno, pair[0].col_offset)):
+        if other is node:
+            break
+        at = statement_of(other)
+        if at is None or at[:2] != where[:2] or at[2] >= where[2]:
+            continue
+        if isinstance(result, _EngineTypeError):
+            raise LaunchParseError(f"line {other.lineno}, before the speculative engine is built: {result.message} "
+                                   "(the script stops there)", hint=result.hint)
+        if not isinstance(result, LaunchParseError):
+            earlier.append((other.lineno, result))
+    if earlier and not isinstance(chosen[1], LaunchParseError):
+        chosen[1].earlier = tuple(earlier)
 
 
 def _python_engine_code(text: str) -> bool:
@@ -963,12 +1018,16 @@ def _engine_positional(node: ast.Call) -> LaunchParseError:
     positional argument."""
     given = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
     first = ast.unparse(given[0])
-    return LaunchParseError(
+    return _EngineTypeError(
         f"Engine({first}, ...): SGLang's Engine takes keyword arguments only (Engine.__init__(self, **kwargs)): "
         f"Python raises TypeError (Engine.__init__() takes 1 positional argument but {len(given) + 1} were given) "
         "and the engine does not start",
         hint=f"name it: Engine(model_path={first}, ...)" if len(given) == 1
         else "name each setting: Engine(model_path=..., ...)")
+
+
+class _EngineTypeError(LaunchParseError):
+    """An engine call that raises TypeError whatever its settings (Engine's positional argument)."""
 
 
 class _EngineCallArgv(list):
@@ -978,6 +1037,8 @@ class _EngineCallArgv(list):
     def __init__(self, argv: list[str], call: str | None) -> None:
         super().__init__(argv)
         self.call = call
+        self.earlier: tuple[tuple[int, _EngineCallArgv], ...] = ()
+        """The engine calls the script runs before this one (their line, their argv)."""
 
 
 @dataclass(frozen=True)
@@ -2016,6 +2077,14 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
         argv = split_command(command)
         cfg = _parse_argv(argv)
         call = getattr(argv, "call", None)
+        if call and (calls_before := getattr(argv, "earlier", ())):
+            earlier = []
+            for line, words in calls_before:
+                try:
+                    earlier.append((line, replace(_parse_argv(words), python_call=words.call)))
+                except LaunchParseError:
+                    continue  # (a baseline the audit cannot read: not judged)
+            cfg = replace(cfg, earlier_calls=tuple(earlier))
         return replace(cfg, python_call=call) if call else cfg
     except LaunchParseError as shell_error:
         if isinstance(shell_error, _UnexpandedValue) and isinstance(command, str) and COMPOSE_SERVICES.search(command):
@@ -3060,6 +3129,13 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
         refused += [line for line in _keyword_abbreviations(cfg, engine_version) + aliases
                     if line in aliases or (line.partition(" ")[0] not in aliased
                                            and not any(said.startswith(line.partition(" ")[0]) for said in refused))]
+    for line, earlier in reversed(cfg.earlier_calls):
+        # a baseline engine built first: its TypeError stops the script (its own problems only),
+        # said first, as the script meets it
+        refused[:0] = [f"line {line}, {earlier.python_call}(...) before the speculative engine is built (the script "
+                    f"stops there): {problem}"
+                    for problem in effective_spec(earlier, target_architecture=target_architecture,
+                                                  engine_version=engine_version).problems]
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
     # an option refused only on a build that surely predates the release adding it: a source-tree
     # build after the 0.4.4.post2 tag (0.4.4.post3.dev5) has EAGLE-3 (was: told it has none)
@@ -3081,11 +3157,36 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
                        f"{', '.join(map(str, _SGLANG_OLD_TOPK_CHOICES))}; argparse exits with 'invalid choice' and the "
                        f"server does not start ({_SGLANG_ANY_TOPK_SINCE} and later take any topk)")
     refused += _sglang_options_too_new(cfg, engine_version)
+    if refused and (words := _refused_words(cfg, refused)):
+        # a word the server refuses (argparse's ambiguous or unknown option, the call's TypeError)
+        # sets nothing: the rules read the command without it (was: `--speculative-dflash 512`,
+        # ambiguous on 0.5.11 .. 0.5.19, was also read as --speculative-dflash-block-size 512 and
+        # said to differ from --speculative-num-draft-tokens)
+        eff = _effective_rules(replace(cfg, flags={name: value for name, value in cfg.flags.items()
+                                                   if name not in words}),
+                               target_architecture, engine_version, draft_block_size, draft_config)
     refused += _multi_layer_eagle_chain(cfg, eff, target_architecture, engine_version)
     beyond = _beyond_any_use(cfg)
     if cfg.engine == "sglang" and cfg.algorithm == "EAGLE3" and "speculative-token-map" in cfg.flags:
         eff = replace(eff, overrides=eff.overrides + [_SGLANG_EAGLE3_TOKEN_MAP_IGNORED])
     return replace(eff, problems=refused + eff.problems + beyond) if refused or beyond else eff
+
+
+def _refused_words(cfg: LaunchConfig, refused: list[str]) -> set[str]:
+    """The SGLang words of the command that are no option's full name (an abbreviation, or a name
+    of no release) and that a refusal names (`--speculative-dflash: ...`, `speculative_dflash=: ...`):
+    argparse, or the Python call, stops on them, so they set nothing. The rules' own lookup reads an
+    unambiguous prefix as the option it starts (`_lookup`), which the refusal says it is not."""
+    if cfg.engine != "sglang":
+        return set()
+    words = set()
+    for name in cfg.flags:
+        if name in SGLANG_OPTIONS:
+            continue
+        heads = (f"--{name}:", f"--{name} ", f"{name.replace('-', '_')}=:")
+        if any(line.startswith(heads) for line in refused):
+            words.add(name)
+    return words
 
 
 # SGLang's EAGLE worker never loads --speculative-token-map for EAGLE3: the draft's own hot tokens
@@ -3718,9 +3819,26 @@ def _as_keyword_refusal(line: str, call: str) -> str:
     said = re.sub(r"drop it, or write (?:an|the) option `([^`]+) --help(?:=all)?` lists",
                   lambda w: f"drop it, or write a field {takes} has (`{w.group(1)} --help` lists them as options)",
                   said)
+    if "'s own deprecation of --" in said:
+        # the option a retired one's deprecation names, said as the call's keyword (was: "write
+        # --speculative-draft-window-size instead", a command-line flag, to a Python call)
+        said = re.sub(r"write (--.+?) instead \(SGLang's own", lambda w: f"write {_as_keyword(w.group(1))} instead "
+                      "(SGLang's own", said)
     return ((f"{keyword}=" if said.startswith(":") else keyword) + said.replace(" no such option (nor one it abbreviates, ", " no such setting (")
             .replace(" no such option (nor one it abbreviates)", " no such setting")
             .replace(" no such option", " no such setting").replace("unless the server runs", "unless it runs"))
+
+
+def _as_keyword(replacement: str) -> str:
+    """The replacement a deprecation note gives as a command-line option (`--attention-backend
+    flashinfer`, `--cuda-graph-backend-prefill=breakable`, `--speculative-draft-window-size`),
+    said as an engine call's keyword: `attention_backend="flashinfer"`, `speculative_draft_window_size=`;
+    in a longer note (`--ep-size set to the --tp-size value`) the options are said as their fields."""
+    whole = re.fullmatch(r"--([a-z0-9-]+)(?:[ =]([\w.-]+))?", replacement)
+    if whole is not None:
+        field = whole.group(1).replace("-", "_")
+        return f'{field}="{whole.group(2)}"' if whole.group(2) else f"{field}="
+    return re.sub(r"--([a-z0-9][a-z0-9-]*)", lambda w: w.group(1).replace("-", "_"), replacement)
 
 
 def _keyword_abbreviations(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
