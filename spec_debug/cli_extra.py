@@ -9,8 +9,8 @@ from typing import Optional
 
 import typer
 
-from spec_debug.cli_common import (complete_codes, complete_explain_topics, complete_output_path, dash_is_stdout, err_console, fail,
-                                   output_format)
+from spec_debug.cli_common import (complete_codes, complete_explain_more, complete_explain_topics, complete_output_path,
+                                   dash_is_stdout, err_console, fail, output_format)
 from spec_debug.errors import PlaybookError, SpecDebugError, UsageError
 
 
@@ -54,7 +54,8 @@ def register(app: typer.Typer) -> None:
                                                  "(`explain concepts` lists them)",
                                        metavar="TOPIC", autocompletion=complete_explain_topics),
         more_words: Optional[list[str]] = typer.Argument(
-            None, hidden=True, metavar="WORDS", help="The rest of a concept typed without quotes: explain accept length"),
+            None, hidden=True, metavar="WORDS", help="The rest of a concept typed without quotes: explain accept length",
+            autocompletion=complete_explain_more),
         fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)"),
         output_to: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout.",
                                                 autocompletion=complete_output_path),
