@@ -264,8 +264,13 @@ class TerminalGate(StepGate):
                      else "[green]ran[/]; its checks found a problem:")
         elif result.status == "passed" and findings:
             words = "[green]passed[/]; notes:"
-        self._say(f"→ {step.id} {words}")
+        # Not folded (soft_wrap), as the progress lines and the error hints: off a terminal (a CI
+        # log, `2>&1 | tee`) rich folded at 80 columns, and at the terminal's width on one, inside
+        # the command or path a remediation gives to paste ("--speculative-num-steps 3 \n
+        # --speculative-eagle-topk 1"); the terminal wraps a long line itself.
+        self._say(f"→ {step.id} {words}", soft_wrap=True)
         for finding in findings:
-            self._say(f"  [bold]{finding.code}[/] ({finding.severity}): {escape(visible_controls(finding.title))}")
+            self._say(f"  [bold]{finding.code}[/] ({finding.severity}): {escape(visible_controls(finding.title))}",
+                      soft_wrap=True)
             if finding.remediation:
-                self._say(f"    what to do: {escape(visible_controls(finding.remediation))}")
+                self._say(f"    what to do: {escape(visible_controls(finding.remediation))}", soft_wrap=True)
