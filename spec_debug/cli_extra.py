@@ -49,8 +49,11 @@ def register(app: typer.Typer) -> None:
     # launch line, a topic (spec_debug.glossary), not an option of explain (_topic_or_option)
     @app.command(context_settings={"ignore_unknown_options": True})
     def explain(
-        playbook: str = typer.Argument(..., help="A playbook file or shipped name, a finding code (its catalog entry), "
-                                                 "or a concept: 'accept length', d2t, --speculative-num-steps "
+        # the steps too: `explain hidden_layout` and `explain PLAYBOOK STEP` were in no help text
+        playbook: str = typer.Argument(..., help="A playbook file or shipped name (then, optionally, one of its steps: "
+                                                 "explain hidden_state_format hidden_layout), a shipped step "
+                                                 "(hidden_layout), a finding code (its catalog entry), or a concept: "
+                                                 "'accept length', d2t, --speculative-num-steps "
                                                  "(`explain concepts` lists them)",
                                        metavar="TOPIC", autocompletion=complete_explain_topics),
         more_words: Optional[list[str]] = typer.Argument(
