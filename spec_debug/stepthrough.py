@@ -78,8 +78,11 @@ def _probe_summary(name: str) -> str:
 
 
 class TerminalGate(StepGate):
-    def __init__(self, console: Console, stdin=None) -> None:
+    def __init__(self, console: Console, stdin=None, *, takes_vars: bool = True) -> None:
         self.console = console
+        # False for `demo --step`: the demo takes no --var, so an SD004 note's "what to do" (pass
+        # a --var on the `spec-debug run` line) cannot be done there (after_step)
+        self.takes_vars = takes_vars
         # sys.stdin is None when the process started with file descriptor 0 closed (`<&-`, a
         # daemon or a job runner that closes it): there is no answer to read, which is end of
         # input, not an AttributeError that failed the host as "internal error".
@@ -270,6 +273,14 @@ class TerminalGate(StepGate):
         # --speculative-eagle-topk 1"); the terminal wraps a long line itself.
         self._say(f"→ {step.id} {words}", soft_wrap=True)
         for finding in findings:
+            if finding.code == "SD004" and not self.takes_vars:
+                # Why the step could not look on this host (its evidence: "engine forward not read:
+                # sglang is not installed in this Python"), as the demo's closing lines say it
+                # (demo._say_result); the title and fix asked for a --var the demo does not take.
+                reason = finding.evidence[0] if finding.evidence else finding.title
+                self._say(f"  [bold]{finding.code}[/] ({finding.severity}): not checked on this host: "
+                          f"{escape(visible_controls(reason))}", soft_wrap=True)
+                continue
             self._say(f"  [bold]{finding.code}[/] ({finding.severity}): {escape(visible_controls(finding.title))}",
                       soft_wrap=True)
             if finding.remediation:
