@@ -43,8 +43,16 @@ def _help_text(host: str, step: Step) -> str:
              "  q         quit: no more steps, on any host; the record keeps those so far"]
     # `explain ID` walks through the shipped step of that id: named for that step only, not for
     # a step of one's own playbook that has the same id (`engine`) and another purpose
-    if any(shipped.get("id") == step.id and shipped.get("why") == step.why for _, shipped, _ in _shipped_steps()):
-        lines.append(f"  spec-debug explain {escape(step.id)} says more about this step")
+    owners = [playbook for playbook, shipped, _ in _shipped_steps()
+              if shipped.get("id") == step.id and shipped.get("why") == step.why]
+    if owners:
+        from spec_debug.cli_extra import _shipped_step_owner
+
+        # `explain engine` is perf_regression's engine step: hidden_state_format's, another why,
+        # is `explain hidden_state_format engine` (the help named `explain engine` for both)
+        explained = _shipped_step_owner(step.id)
+        topic = step.id if explained is not None and explained[0] in owners else f"{owners[0]} {step.id}"
+        lines.append(f"  spec-debug explain {escape(topic)} says more about this step")
     return "\n".join(lines)
 
 
