@@ -515,6 +515,30 @@ CONCEPTS: tuple[Concept, ...] = (
         sources=("https://github.com/vllm-project/speculators/pull/574", "https://github.com/wejoncy/sfllm/pull/32",
                  "https://github.com/sgl-project/sglang/issues/6783", "https://github.com/vllm-project/vllm/issues/48894"),
     ),
+    Concept(
+        name="dtype",
+        # `explain --dtype`, the flag SD104's fix names, was "no such option: --dtype"
+        aliases=("--dtype", "torch_dtype", "fp16", "bf16", "float16", "bfloat16",
+                 "mat1 and mat2 must have the same dtype"),
+        summary=("The number format the weights are loaded and computed in (`torch_dtype` in a config.json: "
+                 "bfloat16, float16). The draft and the target compute together every round, so they must "
+                 "run in one dtype; drafts are often saved in float16 next to a bfloat16 target."),
+        engines=(
+            # diagnose/checks/launch_flags.py check_dtype; EAGLE3.md line 149
+            "SGLang loads each model in its own config's dtype unless `--dtype` is given.",
+            "vLLM builds the draft's model config with the target's dtype, whatever the draft's config says "
+            "(vllm/config/speculative.py).",
+        ),
+        goes_wrong=(
+            # EAGLE3.md line 187
+            "An fp16 draft with a bf16 target on SGLang without `--dtype`: \"mat1 and mat2 must have the same "
+            "dtype\" during CUDA-graph capture, or silent casts.",
+        ),
+        codes=("SD104",),
+        check_with=("perf_regression's launch_flags step (the launch line's --dtype against both configs' "
+                    "torch_dtype)",),
+        sources=("https://github.com/sgl-project/sglang/pull/3431", "https://github.com/sgl-project/SpecForge/issues/348"),
+    ),
 )
 
 LIST_WORDS = frozenset({"concepts", "concept", "glossary", "topics", "list", "index"})
