@@ -107,6 +107,14 @@ def _concept_next_words(typed: list[str], incomplete: str) -> list[str]:
     return sorted(offered)
 
 
+def complete_report_formats(incomplete: str) -> list[str]:
+    """md, html, json for --format (case as typed, as output_format accepts `HTML`): `explain
+    perf_regression --format <TAB>` offered nothing, the formats only in the help."""
+    said = [f for f in REPORT_FORMATS if f.startswith(incomplete.lower())]
+    # bash offers only what extends the typed text: `--format J` gets JSON
+    return [f.upper() if incomplete.isupper() else incomplete + f[len(incomplete):] for f in said]
+
+
 def complete_output_path(incomplete: str) -> list[str]:
     """Files and folders, for an output option typed str (dash_is_stdout): Typer completes
     nothing for a str, where its Path let the shell complete file names."""

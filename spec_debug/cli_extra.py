@@ -10,7 +10,7 @@ from typing import Optional
 import typer
 
 from spec_debug.cli_common import (complete_codes, complete_explain_more, complete_explain_topics, complete_output_path,
-                                   dash_is_stdout, err_console, fail, output_format)
+                                   complete_report_formats, dash_is_stdout, err_console, fail, output_format)
 from spec_debug.errors import PlaybookError, SpecDebugError, UsageError
 
 
@@ -59,7 +59,8 @@ def register(app: typer.Typer) -> None:
         more_words: Optional[list[str]] = typer.Argument(
             None, hidden=True, metavar="WORDS", help="The rest of a concept typed without quotes: explain accept length",
             autocompletion=complete_explain_more),
-        fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)"),
+        fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)",
+                                          autocompletion=complete_report_formats),
         output_to: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout.",
                                                 autocompletion=complete_output_path),
         as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
