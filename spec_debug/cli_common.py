@@ -61,6 +61,60 @@ def complete_explain_topics(incomplete: str) -> list[str]:
             + [w for w in sorted(words) if w not in playbooks and w not in steps])
 
 
+def complete_explain_more(ctx: typer.Context, incomplete: str) -> list[str]:
+    """The word after explain's topic: a step of the playbook named first (`explain
+    hidden_state_format <TAB>`, which `explain PLAYBOOK STEP` takes), or the next word of a
+    concept typed without quotes (`explain accept <TAB>`: length, rate). Nothing was offered,
+    so a step had to be looked up in the walkthrough first and copied."""
+    first = str(ctx.params.get("playbook") or "")
+    more = [str(w) for w in ctx.params.get("more_words") or ()]
+    if not first:
+        return []
+    if not more:
+        steps = _playbook_step_ids(first)
+        if steps is not None:
+            return [s for s in steps if s.lower().startswith(incomplete.lower())]
+    return _concept_next_words([first, *more], incomplete)
+
+
+def _playbook_step_ids(argument: str) -> list[str] | None:
+    """The step ids of the playbook ARGUMENT names (a shipped name or a file), as explain finds
+    it; None where it names none or cannot be loaded."""
+    from spec_debug.playbook.loader import load_playbook, shipped_playbook_names
+
+    try:
+        if argument not in shipped_playbook_names() and not Path(argument).expanduser().is_file():
+            return None
+        return [step.id for step in load_playbook(argument).playbook.steps]
+    except (SpecDebugError, OSError, ValueError):
+        return None
+
+
+def _concept_next_words(typed: list[str], incomplete: str) -> list[str]:
+    """The next word of each concept name or alias of several words that starts with TYPED."""
+    from spec_debug import glossary
+
+    typed_words = glossary.normalise(" ".join(typed)).split()
+    offered: set[str] = set()
+    for concept in glossary.CONCEPTS:
+        for word in (concept.name, *concept.aliases):
+            if word.startswith("-"):
+                continue
+            parts = word.split()
+            if (len(parts) > len(typed_words) and glossary.normalise(" ".join(parts[:len(typed_words)])).split() == typed_words
+                    and parts[len(typed_words)].startswith(incomplete)):
+                offered.add(parts[len(typed_words)])
+    return sorted(offered)
+
+
+def complete_report_formats(incomplete: str) -> list[str]:
+    """md, html, json for --format (case as typed, as output_format accepts `HTML`): `explain
+    perf_regression --format <TAB>` offered nothing, the formats only in the help."""
+    said = [f for f in REPORT_FORMATS if f.startswith(incomplete.lower())]
+    # bash offers only what extends the typed text: `--format J` gets JSON
+    return [f.upper() if incomplete.isupper() else incomplete + f[len(incomplete):] for f in said]
+
+
 def complete_output_path(incomplete: str) -> list[str]:
     """Files and folders, for an output option typed str (dash_is_stdout): Typer completes
     nothing for a str, where its Path let the shell complete file names."""

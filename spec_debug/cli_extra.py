@@ -9,8 +9,8 @@ from typing import Optional
 
 import typer
 
-from spec_debug.cli_common import (complete_codes, complete_explain_topics, complete_output_path, dash_is_stdout, err_console, fail,
-                                   output_format)
+from spec_debug.cli_common import (complete_codes, complete_explain_more, complete_explain_topics, complete_output_path,
+                                   complete_report_formats, dash_is_stdout, err_console, fail, output_format)
 from spec_debug.errors import PlaybookError, SpecDebugError, UsageError
 
 
@@ -49,13 +49,18 @@ def register(app: typer.Typer) -> None:
     # launch line, a topic (spec_debug.glossary), not an option of explain (_topic_or_option)
     @app.command(context_settings={"ignore_unknown_options": True})
     def explain(
-        playbook: str = typer.Argument(..., help="A playbook file or shipped name, a finding code (its catalog entry), "
-                                                 "or a concept: 'accept length', d2t, --speculative-num-steps "
+        # the steps too: `explain hidden_layout` and `explain PLAYBOOK STEP` were in no help text
+        playbook: str = typer.Argument(..., help="A playbook file or shipped name (then, optionally, one of its steps: "
+                                                 "explain hidden_state_format hidden_layout), a shipped step "
+                                                 "(hidden_layout), a finding code (its catalog entry), or a concept: "
+                                                 "'accept length', d2t, --speculative-num-steps "
                                                  "(`explain concepts` lists them)",
                                        metavar="TOPIC", autocompletion=complete_explain_topics),
         more_words: Optional[list[str]] = typer.Argument(
-            None, hidden=True, metavar="WORDS", help="The rest of a concept typed without quotes: explain accept length"),
-        fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)"),
+            None, hidden=True, metavar="WORDS", help="The rest of a concept typed without quotes: explain accept length",
+            autocompletion=complete_explain_more),
+        fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)",
+                                          autocompletion=complete_report_formats),
         output_to: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout.",
                                                 autocompletion=complete_output_path),
         as_json: bool = typer.Option(False, "--json", help="Same as --format json."),

@@ -146,7 +146,7 @@ def demo_command(healthy: bool, out: Path, console: Any = None, *, as_json: bool
     if step:
         from spec_debug.stepthrough import TerminalGate
 
-        gate = TerminalGate(console)
+        gate = TerminalGate(console, takes_vars=False)
     # No spinner while stepping, as `run --step` (cli_run.py): on a terminal its redraw erased
     # the run / skip / quit prompt line ten times a second, so the demo looked stuck.
     result = run_demo(healthy, out, reporter=ConsoleReporter(console, spinner=not step), gate=gate)

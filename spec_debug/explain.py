@@ -48,6 +48,8 @@ class StepExplanation:
     backticks); `{% raw %}` markers are gone (as_it_runs)."""
     verbatim: list[str] = field(default_factory=list)
     """Text the command sends as written though it looks like a placeholder (`{{.State.Status}}`)."""
+    templated: bool = False
+    """Whether the command holds a placeholder or a block that is filled in at run time."""
     probe: str | None = None
     probe_summary: str = ""
     probe_args: dict[str, str] = field(default_factory=dict)
@@ -119,7 +121,8 @@ def _action(step: Step) -> dict[str, Any]:
     command broke: the Markdown lost its code span and the rest of the paragraph with it."""
     if step.run is not None:
         command, verbatim = as_it_runs(step.run)
-        return {"action": "runs this command on the host", "command": command.strip("\n"), "verbatim": verbatim}
+        return {"action": "runs this command on the host", "command": command.strip("\n"), "verbatim": verbatim,
+                "templated": has_placeholder(step.run)}
     if step.probe is not None:
         from spec_debug.probes.registry import all_probes
 
@@ -170,6 +173,23 @@ def as_it_runs(template: str) -> tuple[str, list[str]]:
         shown.append(value)
     # tokeniter drops the final newline as the renderer does; a `run: |` block keeps its own.
     return "".join(shown) + ("\n" if template.endswith("\n") else ""), list(dict.fromkeys(verbatim))
+
+
+def has_placeholder(template: str) -> bool:
+    """Whether Jinja fills anything of a `run:` template in at run time: a `{{ ... }}` or a `{%
+    ... %}` block outside `{% raw %}`. The walkthrough said "(`{{ var }}` is filled in at run time)"
+    above every command, also above `df -Pk . | tail -1`, and a newcomer looked for the
+    placeholder it spoke of."""
+    from jinja2 import TemplateSyntaxError
+
+    from spec_debug.playbook.templating import SHELL_ENV
+
+    if "{{" not in template and "{%" not in template:
+        return False
+    try:
+        return any(kind in ("variable_begin", "block_begin") for _, kind, _ in SHELL_ENV.lexer.tokeniter(template, None))
+    except TemplateSyntaxError:
+        return True  # the loader refuses it first; the note as it always was
 
 
 def _requirements(step: Step, defaults: dict[str, Any]) -> list[str]:

@@ -328,6 +328,217 @@ CONCEPTS: tuple[Concept, ...] = (
         check_with=("spec-debug drafter eval --model DRAFT --data HIDDEN_STATES",
                     "perf_regression's drafter_eval step with --var claimed_accuracy=0.747"),
     ),
+    # What a new engineer types first (`explain sglang`, `explain rope`): the engines, the
+    # trainers and two parts of the draft the codes name. Facts: ../shared/reference/EAGLE3.md
+    # (section and line named beside each), codes: the steps of perf_regression that raise them.
+    Concept(
+        name="sglang",
+        aliases=("sgl", "sglang server", "sglang.launch_server", "python -m sglang.launch_server"),
+        summary=("One of the two serving engines spec-debug audits (vLLM is the other): the server that "
+                 "runs the target and, with `--speculative-algorithm EAGLE3`, the draft inside it. How it "
+                 "feeds the draft (which layers, which norm flags it reads, which tensor names it loads) "
+                 "depends on its release, so spec-debug reads the release from the host and its rules from "
+                 "a table by version (spec_debug/eagle3/engines.py)."),
+        engines=(
+            # EAGLE3.md section 4, lines 136-149
+            "Launch flags: `--speculative-algorithm EAGLE3 --speculative-draft-model-path DRAFT` with "
+            "`--speculative-num-steps`, `--speculative-eagle-topk` and `--speculative-num-draft-tokens` "
+            "(`spec-debug explain num steps`).",
+            # EAGLE3.md lines 109, 92-97
+            "Captures the inputs of layers [2, N//2, N−3] by default; with ids in the draft config "
+            "(`eagle_config.eagle_aux_hidden_state_layer_ids`, read from sglang 0.4.9) it adds 1 to them (its DeepSeek-family "
+            "model files since PR 25454 only when the first id is 1; `spec-debug explain aux layers`).",
+            "Holds the draft's first layer as `midlayer.*` and skips, without a word, every tensor name it "
+            "does not know; sets hot_token_id = d2t + arange(DV); replaces the draft's embedding with the "
+            "target's.",
+            # eagle3/engines.py CONVENTIONS honoured_flags_* rows (test_hardening71 keeps them in step)
+            "Reads none of speculators' norm flags before sglang 0.5.12; fc_norm and norm_output from "
+            "0.5.12, norm_before_fc from 0.5.17 (PR 32334); norm_before_residual never.",
+            "Logs `accept len` and `accept rate` on its `Decode batch` lines.",
+        ),
+        goes_wrong=(
+            "`--speculative-num-steps 1`: one drafted token per round (the incident's first bug).",
+            "A speculators checkpoint (`layers.0.*`) served as is: the decoder layer loads nothing and "
+            "nearly nothing is accepted.",
+            "A draft trained with a norm flag this release ignores runs another forward.",
+            "An fp16 draft next to a bf16 target with no `--dtype`.",
+        ),
+        codes=("SD101", "SD102", "SD104", "SD202", "SD701", "SD709"),
+        check_with=("perf_regression's launch_flags, engine and configs steps (`--var engine=sglang` where the "
+                    "host cannot tell)",
+                    "spec-debug run perf_regression --host HOST --var engine=sglang"),
+        sources=("https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/models/llama_eagle3.py",
+                 "https://github.com/sgl-project/sglang/pull/25454"),
+    ),
+    Concept(
+        name="vllm",
+        aliases=("vllm serve", "vllm.entrypoints.openai.api_server"),
+        summary=("One of the two serving engines spec-debug audits (SGLang is the other). vLLM serves an "
+                 "EAGLE-3 draft given in `--speculative-config`, or a speculators checkpoint directly "
+                 "(`vllm serve DRAFT_DIR` takes the target from its config). How it reads the draft's "
+                 "config depends on its release, so spec-debug reads the release from the host and its "
+                 "rules from a table by version (spec_debug/eagle3/engines.py)."),
+        engines=(
+            # EAGLE3.md lines 151-154
+            "Launch: `--speculative-config '{\"method\": \"eagle3\", \"model\": DRAFT, "
+            "\"num_speculative_tokens\": K}'`; it drafts a chain of K tokens and verifies K + 1 positions.",
+            # EAGLE3.md lines 110-111, 85, 89, 79-80
+            "Captures the inputs of layers (2, N//2, N−3) by default; reads the draft config's "
+            "`eagle_aux_hidden_state_layer_ids` from vllm 0.11.1 (some releases the nested `eagle_config` "
+            "key too) and uses the ids raw (no + 1).",
+            # eagle3/engines.py CONVENTIONS honoured_flags_speculators rows
+            "Of a speculators config it reads `norm_before_residual` from vllm 0.10.1 (true when the key is "
+            "missing), `norm_before_fc` from 0.19.0 (PR 38111), `fc_norm` and `norm_output` from 0.25.0 "
+            "(PR 46488).",
+            "Loads d2t as draft_id_to_target_id, initialised to zeros, and skips t2d.",
+            "Logs `Mean acceptance length` in its SpecDecoding metrics.",
+        ),
+        goes_wrong=(
+            "A draft with a smaller vocabulary and no d2t: draft ids are read as target ids 0..DV−1 and "
+            "acceptance collapses.",
+            "A head whose config names no aux layers falls back to the default ones (accept length 1.04 "
+            "in vllm PR 50170).",
+            "Positions past the draft's max_position_embeddings crash compiled vLLM.",
+        ),
+        codes=("SD101", "SD201", "SD203", "SD301", "SD701", "SD702"),
+        check_with=("perf_regression's launch_flags, engine, configs and vocab steps (`--var engine=vllm` "
+                    "where the host cannot tell)",
+                    "spec-debug run perf_regression --host HOST --var engine=vllm"),
+        sources=("https://github.com/vllm-project/vllm/blob/main/vllm/model_executor/models/llama_eagle3.py",
+                 "https://github.com/vllm-project/vllm/pull/50170", "https://github.com/vllm-project/vllm/pull/38111"),
+    ),
+    Concept(
+        name="speculators",
+        aliases=("speculators format", "speculators config", "speculators_config", "Eagle3SpeculatorConfig",
+                 "Eagle3DraftModel"),
+        summary=("vLLM's library for training speculative decoding drafts (vllm-project/speculators), "
+                 "and spec-debug's reference: `spec-debug drafter eval` and the reference_forward step run "
+                 "speculators' own EAGLE-3 forward, against which an engine's is compared. A speculators "
+                 "checkpoint is config.json (`speculators_model_type` eagle3, `speculators_config`), config.py "
+                 "and model.safetensors with tensors named `layers.0.*`."),
+        engines=(
+            # EAGLE3.md lines 22, 89, 32, 114
+            "vLLM serves its checkpoints as written (`vllm serve DRAFT_DIR`); SGLang loads the EAGLE "
+            "format (`midlayer.*`), which speculators' converter renames.",
+            "Its config class defaults the norm flags to false, while its training recipe writes "
+            "norm_before_residual true (and, for eagle3, norm_before_fc and norm_output true): read them "
+            "from the checkpoint, never assume them.",
+            "Defaults the aux layers to [2, N//2, N−3] (with a warning); its hidden-state dumps "
+            "(`hs_{i}.safetensors`) hold the aux layers plus the final layer in the last slot.",
+        ),
+        goes_wrong=(
+            "A multi-layer draft (speculators trains them) on an engine release that builds one layer.",
+            "Norm flags the serving release does not read: the engine runs another forward than training.",
+            "Its `layers.0.*` names served by SGLang, which loads none of them.",
+        ),
+        codes=("SD701", "SD601", "SD708", "SD709", "SD401"),
+        check_with=("perf_regression's configs, reference_forward and drafter_eval steps",
+                    "spec-debug drafter eval --model DRAFT --data HIDDEN_STATES"),
+        sources=("https://github.com/vllm-project/speculators", "https://github.com/vllm-project/speculators/pull/692"),
+    ),
+    Concept(
+        name="specforge",
+        aliases=("spec forge", "midlayer", "prepare_hidden_states"),
+        summary=("SGLang's trainer for EAGLE-3 drafts (sgl-project/SpecForge). It writes drafts in the "
+                 "EAGLE format (the first layer as `midlayer.*`, the aux layer ids nested under "
+                 "`eagle_config`), its offline hidden states as `data_{i}.ckpt` files and its vocab map as "
+                 "`vocab_mapping/vocab_mapping.pt`; `spec-debug drafter` reads all three."),
+        engines=(
+            # EAGLE3.md lines 115, 120, 110, 126
+            "Captures the outputs of layers [1, N//2−1, N−4] by default (output-of ids), which SGLang turns "
+            "into inputs of [2, N//2, N−3] by adding 1: the same tensors.",
+            "vLLM reads the top-level `eagle_aux_hidden_state_layer_ids`; only some versions read "
+            "SpecForge's nested key, and those use the ids raw: one layer too early.",
+        ),
+        goes_wrong=(
+            "Output-of ids read as input-to ids: every aux layer shifted by one.",
+            "A draft saved from the training wrapper's state dict (`draft_model.fc.weight`): the engines "
+            "load none of its weights.",
+            "A d2t regenerated when fine-tuning from a checkpoint: lm_head's rows no longer match it.",
+        ),
+        codes=("SD202", "SD201", "SD705", "SD303"),
+        check_with=("perf_regression's configs, vocab and hidden_layout steps",
+                    "spec-debug drafter vocab --model DRAFT --vocab-mapping vocab_mapping.pt"),
+        sources=("https://github.com/sgl-project/SpecForge", "https://github.com/sgl-project/SpecForge/pull/534"),
+    ),
+    Concept(
+        name="lm_head",
+        aliases=("lm head", "lm_head.weight", "draft lm_head", "output head", "verifier_lm_head"),
+        summary=("The draft's output layer: `lm_head.weight` [DV, H] turns the draft's state into logits over "
+                 "its DV-token vocabulary. Its rows are the target's lm_head rows of the tokens t2d selects, in "
+                 "ascending target-id order, so row i is target token i + d2t[i] (`spec-debug explain d2t`)."),
+        engines=(
+            # EAGLE3.md lines 25, 40, 79-80, 96
+            "vLLM scatters the DV logits into the V-wide vocabulary at arange(DV) + d2t.",
+            "SGLang loads lm_head from the target when the draft config has no `draft_vocab_size`.",
+            "speculators initialises the draft's lm_head as the target's lm_head[t2d] and does not save "
+            "`verifier_lm_head`.",
+        ),
+        goes_wrong=(
+            "The config's draft_vocab_size differs from lm_head's rows.",
+            "lm_head's rows and d2t built from different vocab maps (a d2t regenerated when fine-tuning): "
+            "every drafted id names another token, and training accuracy hides it.",
+        ),
+        codes=("SD303", "SD302", "SD301"),
+        check_with=("perf_regression's vocab step",
+                    "spec-debug drafter vocab --model DRAFT --target TARGET"),
+        sources=("https://github.com/sgl-project/SpecForge/pull/534",),
+    ),
+    Concept(
+        name="rope",
+        aliases=("rotary", "rotary embedding", "rope_theta", "rope_scaling", "rope_parameters", "yarn",
+                 "max_position_embeddings", "context length", "--context-length", "--max-model-len",
+                 "cos_sin_cache"),
+        summary=("Rotary position embedding: how attention encodes each token's position, set by the "
+                 "config's `rope_theta` and `rope_scaling` (YaRN and others stretch it to long context) "
+                 "up to `max_position_embeddings`. The draft attends over the same positions as the "
+                 "target, so its RoPE must be the target's, and its positions must reach the served "
+                 "context length."),
+        engines=(
+            # EAGLE3.md line 184
+            "vLLM sizes the draft's rotary cache (cos_sin_cache) from the draft's own config.",
+            "The served context length is SGLang's `--context-length` or vLLM's `--max-model-len`.",
+        ),
+        goes_wrong=(
+            # EAGLE3.md line 185
+            "A converter that dropped `rope_scaling`: default RoPE at long context (speculators PR 574).",
+            "The draft's rope_theta alone moved accept length between 2.39 and 2.50 (sfllm PR 32).",
+            # EAGLE3.md line 184
+            "A draft with max_position_embeddings 2048 served at a longer context: slower than the "
+            "baseline past 2k tokens in SGLang, a crash in compiled vLLM.",
+        ),
+        codes=("SD703", "SD702"),
+        # diagnose/steps/configs_step.py: the served context is the launch line's flag, else the
+        # target's max_position_embeddings
+        check_with=("perf_regression's configs step (the served context from `--context-length` or "
+                    "`--max-model-len` on the launch line, else the target's max_position_embeddings)",),
+        sources=("https://github.com/vllm-project/speculators/pull/574", "https://github.com/wejoncy/sfllm/pull/32",
+                 "https://github.com/sgl-project/sglang/issues/6783", "https://github.com/vllm-project/vllm/issues/48894"),
+    ),
+    Concept(
+        name="dtype",
+        # `explain --dtype`, the flag SD104's fix names, was "no such option: --dtype"
+        aliases=("--dtype", "torch_dtype", "fp16", "bf16", "float16", "bfloat16",
+                 "mat1 and mat2 must have the same dtype"),
+        summary=("The number format the weights are loaded and computed in (`torch_dtype` in a config.json: "
+                 "bfloat16, float16). The draft and the target compute together every round, so they must "
+                 "run in one dtype; drafts are often saved in float16 next to a bfloat16 target."),
+        engines=(
+            # diagnose/checks/launch_flags.py check_dtype; EAGLE3.md line 149
+            "SGLang loads each model in its own config's dtype unless `--dtype` is given.",
+            "vLLM builds the draft's model config with the target's dtype, whatever the draft's config says "
+            "(vllm/config/speculative.py).",
+        ),
+        goes_wrong=(
+            # EAGLE3.md line 187
+            "An fp16 draft with a bf16 target on SGLang without `--dtype`: \"mat1 and mat2 must have the same "
+            "dtype\" during CUDA-graph capture, or silent casts.",
+        ),
+        codes=("SD104",),
+        check_with=("perf_regression's launch_flags step (the launch line's --dtype against both configs' "
+                    "torch_dtype)",),
+        sources=("https://github.com/sgl-project/sglang/pull/3431", "https://github.com/sgl-project/SpecForge/issues/348"),
+    ),
 )
 
 LIST_WORDS = frozenset({"concepts", "concept", "glossary", "topics", "list", "index"})

@@ -43,8 +43,16 @@ def _help_text(host: str, step: Step) -> str:
              "  q         quit: no more steps, on any host; the record keeps those so far"]
     # `explain ID` walks through the shipped step of that id: named for that step only, not for
     # a step of one's own playbook that has the same id (`engine`) and another purpose
-    if any(shipped.get("id") == step.id and shipped.get("why") == step.why for _, shipped, _ in _shipped_steps()):
-        lines.append(f"  spec-debug explain {escape(step.id)} says more about this step")
+    owners = [playbook for playbook, shipped, _ in _shipped_steps()
+              if shipped.get("id") == step.id and shipped.get("why") == step.why]
+    if owners:
+        from spec_debug.cli_extra import _shipped_step_owner
+
+        # `explain engine` is perf_regression's engine step: hidden_state_format's, another why,
+        # is `explain hidden_state_format engine` (the help named `explain engine` for both)
+        explained = _shipped_step_owner(step.id)
+        topic = step.id if explained is not None and explained[0] in owners else f"{owners[0]} {step.id}"
+        lines.append(f"  spec-debug explain {escape(topic)} says more about this step")
     return "\n".join(lines)
 
 
@@ -78,8 +86,11 @@ def _probe_summary(name: str) -> str:
 
 
 class TerminalGate(StepGate):
-    def __init__(self, console: Console, stdin=None) -> None:
+    def __init__(self, console: Console, stdin=None, *, takes_vars: bool = True) -> None:
         self.console = console
+        # False for `demo --step`: the demo takes no --var, so an SD004 note's "what to do" (pass
+        # a --var on the `spec-debug run` line) cannot be done there (after_step)
+        self.takes_vars = takes_vars
         # sys.stdin is None when the process started with file descriptor 0 closed (`<&-`, a
         # daemon or a job runner that closes it): there is no answer to read, which is end of
         # input, not an AttributeError that failed the host as "internal error".
@@ -264,8 +275,21 @@ class TerminalGate(StepGate):
                      else "[green]ran[/]; its checks found a problem:")
         elif result.status == "passed" and findings:
             words = "[green]passed[/]; notes:"
-        self._say(f"→ {step.id} {words}")
+        # Not folded (soft_wrap), as the progress lines and the error hints: off a terminal (a CI
+        # log, `2>&1 | tee`) rich folded at 80 columns, and at the terminal's width on one, inside
+        # the command or path a remediation gives to paste ("--speculative-num-steps 3 \n
+        # --speculative-eagle-topk 1"); the terminal wraps a long line itself.
+        self._say(f"→ {step.id} {words}", soft_wrap=True)
         for finding in findings:
-            self._say(f"  [bold]{finding.code}[/] ({finding.severity}): {escape(visible_controls(finding.title))}")
+            if finding.code == "SD004" and not self.takes_vars:
+                # Why the step could not look on this host (its evidence: "engine forward not read:
+                # sglang is not installed in this Python"), as the demo's closing lines say it
+                # (demo._say_result); the title and fix asked for a --var the demo does not take.
+                reason = finding.evidence[0] if finding.evidence else finding.title
+                self._say(f"  [bold]{finding.code}[/] ({finding.severity}): not checked on this host: "
+                          f"{escape(visible_controls(reason))}", soft_wrap=True)
+                continue
+            self._say(f"  [bold]{finding.code}[/] ({finding.severity}): {escape(visible_controls(finding.title))}",
+                      soft_wrap=True)
             if finding.remediation:
-                self._say(f"    what to do: {escape(visible_controls(finding.remediation))}")
+                self._say(f"    what to do: {escape(visible_controls(finding.remediation))}", soft_wrap=True)
