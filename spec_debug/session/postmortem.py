@@ -455,6 +455,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         # no throughput read at all: "no change was followed by a rise" told an OOM incident's
         # reader that throughput was measured and did not rise
         "throughput_read": any(m.name == "throughput" for m in a.metrics),
+        # one reading is no change: "No change was followed by a rise in measured throughput"
+        # told a session that benchmarked once (after its relaunch) as one whose changes did nothing
+        "throughput_once": _read_once(a),
         "timeline": _timeline(a),
         "segments": a.segments,
         "agents": a.agents,
@@ -465,6 +468,13 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     refs.update(item["seq"] for item in view["timeline"] if item["seq"] is not None)
     view["supporting"] = _supporting(a, refs)
     return view
+
+
+def _read_once(a: SessionAnalysis) -> int | None:
+    """The seq of the one throughput reading with speculation a command printed, as
+    :func:`_resolution` reads them; None where there are none or several."""
+    readings = [m.seq for m in a.metrics if m.name == "throughput" and m.source == "output" and not m.baseline]
+    return readings[0] if len(readings) == 1 else None
 
 
 _OPEN_SHOWN = 10

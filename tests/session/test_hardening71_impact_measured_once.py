@@ -32,3 +32,19 @@ def test_a_metric_read_twice_keeps_its_before_and_after() -> None:
     md = render_postmortem(analysis, "md")
     assert "| throughput | 96.31 tok/s [[msg 11]](#msg-11) | 239.22 tok/s [[msg 107]](#msg-107) | 5 | gpu-h100-03 |" in md
     assert "measured once" not in md
+
+
+def test_the_resolution_of_a_session_that_measured_once_says_so() -> None:
+    """A Codex rollout that launched the server (OOM), then benchmarked it once: its Resolution
+    read "No change in the session was followed by a rise in measured throughput.", as if
+    changes had been measured and did nothing. It says the one reading now, with its link; a
+    session with readings and no rise keeps that line (test_hardening46_pivots_baseline)."""
+    analysis = analyze_path(DATA.parent / "transcripts_newest" /
+                            "rollout-2026-11-03T09-00-00-019c3a10-0000-7000-8000-000000000001.jsonl")
+    md = render_postmortem(analysis, "md")
+    assert "## Resolution\n\n- Only one throughput reading was taken [[msg 11]](#msg-11), so no change was seen to raise it.\n" in md
+    assert "followed by a rise" not in md
+    html = render_postmortem(analysis, "html")
+    assert ('<li>Only one throughput reading was taken <a href="#msg-11">[msg 11]</a>, so no change was seen to raise it.</li>'
+            in html), html
+    assert 'id="msg-11"' in html
