@@ -376,10 +376,16 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                               f"{_short(loop_error[id(lp)], 100)}")
     went_wrong += _reverted_falls(a, reverts)
     kinds: dict[str, list[int]] = {}
+    said: dict[str, str] = {}  # what the first error of a kind with no exception's name said
     for e in a.errors:
         if (e.session, e.seq) not in polls:  # told once, by the poll's loop line above
             kinds.setdefault(e.exception or e.kind, []).append(e.seq)
+            if not e.exception and e.kind not in said and e.message.strip():
+                said[e.kind] = _short(e.message, 120)
+    # "1× exit_code [msg 6]" named no failure: the kind alone (exit_code, connection, agent_error)
+    # does not say which command failed or how; an exception's name does ("1× IndexError")
     went_wrong += [f"{len(seqs)}× {kind} " + " ".join(f"[msg {s}]" for s in seqs[:5]) + ("…" if len(seqs) > 5 else "")
+                   + (f" — {'the first: ' if len(seqs) > 1 else ''}{said[kind]}" if kind in said else "")
                    for kind, seqs in kinds.items()]
     went_wrong += [f"Hypothesis ruled out [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]"
                    for h in a.hypotheses if h.status == "ruled_out"]
