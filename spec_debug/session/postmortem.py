@@ -56,6 +56,31 @@ def _in_sentence(title: str) -> str:
     return title[:1].lower() + title[1:]
 
 
+def _said_once(lines: list[str]) -> list[str]:
+    """Evidence lines with the same words once, with each message that said them: a sub-agent's
+    last message and the main agent's Task result that hands it over hold one text ("[msg 62]
+    Found it. d2t holds ..." and "[msg 153] Found it. d2t holds ...", two root-cause bullets
+    alike); it is "[msg 62] [msg 153] Found it. ..." now."""
+    out: list[str] = []
+    at: dict[str, int] = {}
+    for line in lines:
+        m = _LEADING_MSG.match(line)
+        if m is None or m.end() == len(line):
+            out.append(line)
+            continue
+        words = line[m.end():]
+        if words in at:
+            k = at[words]
+            out[k] = out[k][:-len(words)] + m.group(0) + words
+        else:
+            at[words] = len(out)
+            out.append(line)
+    return out
+
+
+_LEADING_MSG = re.compile(r"(?:\[msg \d+\] )+")
+
+
 def _first_msg(line: str) -> int:
     """The seq of a line's first [msg N] (lines without one last)."""
     m = _MSG_REF.search(line)
@@ -342,7 +367,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         "reported": all((f.session, seq) in prompt_seqs for seq in (f.seq, *f.evidence_seqs)),
         # in the session's order: a baseline said late adds the lines of the earlier readings it
         # is compared with after the later ones ([msg 11], [msg 31], [msg 27], ...)
-        "evidence": sorted(f.evidence, key=_first_msg), "remediation": f.remediation,
+        "evidence": _said_once(sorted(f.evidence, key=_first_msg)), "remediation": f.remediation,
     } for f in sorted(a.findings, key=lambda f: (f.code in SYMPTOM_CODES, f.severity != "error", f.seq))]
     confirmed = [h for h in a.hypotheses if h.status == "confirmed"]
 
