@@ -1199,8 +1199,7 @@ def _title(cmd: CommandRecord, names: _VarNames) -> str:
 def _title_secrets(text: str, names: _VarNames) -> str:
     """``text`` with each secret a slot of the var its step's `run:` asks for (the title read
     `HF_TOKEN=***REDACTED*** huggingface-cli whoami` over `run: HF_TOKEN={{ hf_token }} ...`),
-    and masked where no var holds it. A run renders the title with the value the user passed,
-    and masks it as it masks every text of the record (engine._with_texts_rendered)."""
+    and masked where no var holds it."""
     spans = [(start, end) for start, end in secret_spans(text) if not _shell_reference(text[start:end])]
     out, pos = [], 0
     for start, end in spans:
@@ -1213,7 +1212,10 @@ def _title_secrets(text: str, names: _VarNames) -> str:
     return "".join(out) + text[pos:]
 
 
-_VAR_IN_TITLE = r"{{ \1 }}"
+# A title is a label, not a template: `{{ hf_token }}` there was rendered by the run, to an empty
+# value where the step was skipped for want of it ("HF_TOKEN= env | ..." masked to "HF_TOKEN=
+# ***REDACTED*** | ...", "-p  --eval"); `<hf_token>` names the var and is shown as written.
+_VAR_IN_TITLE = r"<\1>"
 
 
 def _led_by_their_words(commands: list[CommandRecord]) -> set[tuple[str, int]]:

@@ -3,8 +3,9 @@
 distill turns each secret a session typed into a var (`run: HF_TOKEN={{ hf_token }} ...`), but
 the step's title was the command redacted: `title: 'Running commands: HF_TOKEN=***REDACTED***
 huggingface-cli whoami'`, `mongosh -u admin -p ***REDACTED*** ...`. The reader of the playbook saw
-the mask where the step asks for a var. The title now names that var; a run renders it with the
-value passed and masks it there, as every text of run.json."""
+the mask where the step asks for a var. The title now names that var, as a label (`<hf_token>`):
+a title is rendered by the run where it holds `{{`, and `{{ hf_token }}` there became
+"HF_TOKEN= ***REDACTED*** | grep ..." in run.json where the step was skipped for want of it."""
 
 from __future__ import annotations
 
@@ -31,23 +32,25 @@ def test_the_title_names_the_var_the_step_asks_for(tmp_path) -> None:
     )
     titles = {s["run"]: s["title"] for s in doc["steps"]}
     assert titles["HF_TOKEN={{ hf_token }} env | grep -c ^HF_TOKEN="] == \
-        "Inspecting configs and checkpoints: HF_TOKEN={{ hf_token }} env | grep -c ^HF_TOKEN="
+        "Inspecting configs and checkpoints: HF_TOKEN=<hf_token> env | grep -c ^HF_TOKEN="
     assert titles["mongosh --host db01 -u admin -p {{ mongo_password }} --eval 'db.stats()'"] == \
-        "Running commands: mongosh --host db01 -u admin -p {{ mongo_password }} --eval 'db.stats()'"
+        "Running commands: mongosh --host db01 -u admin -p <mongo_password> --eval 'db.stats()'"
     text = playbook.read_text(encoding="utf-8")
     assert MASK not in text and TOKEN not in text and PASSWORD not in text
-    # A run renders the title with the value passed, and masks it there (the mongosh step,
-    # whose password is not passed, is skipped and runs nothing).
+    # A run shows the titles as written, the value passed nowhere; the mongosh step, whose
+    # password is not passed, is skipped (runs nothing) under its whole title.
     steps = _run_local(tmp_path, playbook, "hf_token=hf_RunValue9xK2mP7vL4Wd3nT8rQ1")
     (ran,) = [s for s in steps.values() if "env" in s["title"]]
     assert (ran["status"], ran["stdout"]) == ("passed", "1\n"), ran
-    assert ran["title"] == f"Inspecting configs and checkpoints: HF_TOKEN={MASK} env | grep -c ^HF_TOKEN="
+    assert ran["title"] == "Inspecting configs and checkpoints: HF_TOKEN=<hf_token> env | grep -c ^HF_TOKEN="
+    (skipped,) = [s for s in steps.values() if "mongosh" in s["title"]]
+    assert (skipped["status"], skipped["title"]) == (
+        "skipped", "Running commands: mongosh --host db01 -u admin -p <mongo_password> --eval 'db.stats()'")
     assert "hf_RunValue9xK2mP7vL4Wd3nT8rQ1" not in json.dumps(steps)
 
 
 def test_a_title_cut_inside_the_var_names_no_part_of_it() -> None:
-    """A title is cut at 80 characters; a var cut there is left out whole (a `{{ hf_to…` would
-    not render, and `{{ hf_token }}` after the cut is no part of what is shown)."""
+    """A title is cut at 80 characters; a var cut there is left out whole (not `<hf_to…`)."""
     names = _VarNames()
     command = f"curl -s http://localhost:30000/v1/models,/health,/get_server_info?xx&token={TOKEN}"
     names.secret_name("token", TOKEN)
@@ -55,7 +58,7 @@ def test_a_title_cut_inside_the_var_names_no_part_of_it() -> None:
     assert _title(cmd, names) == "Probing the server: curl -s http://localhost:30000/v1/models,/health,/get_server_info?xx&token…"
     short = CommandRecord(session="s", seq=1, agent="main", host="gpu01", category="health",
                           command=f"curl -s 'http://localhost:30000/metrics?token={TOKEN}'")
-    assert _title(short, names) == "Probing the server: curl -s 'http://localhost:30000/metrics?token={{ hf_token }}'"
+    assert _title(short, names) == "Probing the server: curl -s 'http://localhost:30000/metrics?token=<hf_token>'"
     # a secret no var holds (none of the step's) stays masked
     unknown = CommandRecord(session="s", seq=1, agent="main", host="gpu01",
                             command="HF_TOKEN=hf_Other9xK2mP7vL4Wd3nT8rQ1 hf whoami")
