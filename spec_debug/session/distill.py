@@ -29,7 +29,7 @@ from spec_debug.errors import UsageError
 from spec_debug.playbook.pasted_characters import ascii_meant
 from spec_debug.playbook.templating import CONTEXT_NAMES
 from spec_debug.probes.registry import get_probe
-from spec_debug.redact import is_secret_name, redact_text, secret_spans
+from spec_debug.redact import MASK, is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.builtin_checks import LISTED_WORDS, SERVED_WORDS, builtin_check_steps, checked_findings
 from spec_debug.session.cut_text import cut_at_word
@@ -203,7 +203,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             # host and sent through ssh: one check, one step (the first one's provenance)
             continue
         runs.add(run)
-        step = {"id": _step_id(cmd, ids), "title": _title(cmd), "why": redact_text(_why(cmd, analysis, said, led, decided)),
+        step = {"id": _step_id(cmd, ids), "title": _title(cmd, names), "why": redact_text(_why(cmd, analysis, said, led, decided)),
                 "run": run}
         if pasted:
             step["why"] += (" The session's command had characters pasted from a document; the step writes "
@@ -774,6 +774,10 @@ class _VarNames:
             self.defaults[name] = ""
         return self._by_value[key]
 
+    def secret_var(self, value: str) -> str | None:
+        """The var secret_name gave ``value``, or None where it gave none."""
+        return self._by_value.get("\x00secret:" + value)
+
     def name(self, preferred: str, value: str) -> str:
         if value in self._by_value:
             return self._by_value[value]
@@ -1176,17 +1180,42 @@ def _step_id(cmd: CommandRecord, ids: set[str]) -> str:
     return step_id
 
 
-def _title(cmd: CommandRecord) -> str:
+def _title(cmd: CommandRecord, names: _VarNames) -> str:
     # Redacted before it is cut: a token cut short no longer looks like one.
     desc = redact_text(cmd.description or "").strip()
     command = redact_text(cmd.command)
     if desc and not (command.startswith(desc) or desc.startswith(command[:40])):
         return desc[:120]
-    inner = " ".join(redact_text(cmd.inner or cmd.command).split())
+    inner = _title_secrets(" ".join((cmd.inner or cmd.command).split()), names)
+    shown = cut_at_word(inner, 80)
+    if shown.count(_SLOT) % 2:  # cut inside a var's slot: the var's name is no part of the title
+        shown = shown[:shown.rfind(_SLOT)].rstrip(" ,;:(.=") + "…"
     # where it runs when that is not the host: `nvidia-smi` on the host and in the serving
     # container are two steps, and two titles
     place = f" (in {cmd.container.replace(':', ' ', 1)})" if cmd.container else ""
-    return f"{CATEGORY_TITLES[cmd.category]}: {cut_at_word(inner, 80)}{place}"
+    return f"{CATEGORY_TITLES[cmd.category]}: {_SLOT_RE.sub(_VAR_IN_TITLE, shown)}{place}"
+
+
+def _title_secrets(text: str, names: _VarNames) -> str:
+    """``text`` with each secret a slot of the var its step's `run:` asks for (the title read
+    `HF_TOKEN=***REDACTED*** huggingface-cli whoami` over `run: HF_TOKEN={{ hf_token }} ...`),
+    and masked where no var holds it."""
+    spans = [(start, end) for start, end in secret_spans(text) if not _shell_reference(text[start:end])]
+    out, pos = [], 0
+    for start, end in spans:
+        value = text[start:end]
+        quoted = value[:1] in ("'", '"') and value[-1:] == value[:1] and len(value) > 1
+        var = names.secret_var(value)
+        slot = MASK if var is None else _slot(var)
+        out += [text[pos:start], value[0] + slot + value[-1] if quoted else slot]
+        pos = end
+    return "".join(out) + text[pos:]
+
+
+# A title is a label, not a template: `{{ hf_token }}` there was rendered by the run, to an empty
+# value where the step was skipped for want of it ("HF_TOKEN= env | ..." masked to "HF_TOKEN=
+# ***REDACTED*** | ...", "-p  --eval"); `<hf_token>` names the var and is shown as written.
+_VAR_IN_TITLE = r"<\1>"
 
 
 def _led_by_their_words(commands: list[CommandRecord]) -> set[tuple[str, int]]:

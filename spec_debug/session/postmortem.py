@@ -56,6 +56,31 @@ def _in_sentence(title: str) -> str:
     return title[:1].lower() + title[1:]
 
 
+def _said_once(lines: list[str]) -> list[str]:
+    """Evidence lines with the same words once, with each message that said them: a sub-agent's
+    last message and the main agent's Task result that hands it over hold one text ("[msg 62]
+    Found it. d2t holds ..." and "[msg 153] Found it. d2t holds ...", two root-cause bullets
+    alike); it is "[msg 62] [msg 153] Found it. ..." now."""
+    out: list[str] = []
+    at: dict[str, int] = {}
+    for line in lines:
+        m = _LEADING_MSG.match(line)
+        if m is None or m.end() == len(line):
+            out.append(line)
+            continue
+        words = line[m.end():]
+        if words in at:
+            k = at[words]
+            out[k] = out[k][:-len(words)] + m.group(0) + words
+        else:
+            at[words] = len(out)
+            out.append(line)
+    return out
+
+
+_LEADING_MSG = re.compile(r"(?:\[msg \d+\] )+")
+
+
 def _first_msg(line: str) -> int:
     """The seq of a line's first [msg N] (lines without one last)."""
     m = _MSG_REF.search(line)
@@ -342,7 +367,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         "reported": all((f.session, seq) in prompt_seqs for seq in (f.seq, *f.evidence_seqs)),
         # in the session's order: a baseline said late adds the lines of the earlier readings it
         # is compared with after the later ones ([msg 11], [msg 31], [msg 27], ...)
-        "evidence": sorted(f.evidence, key=_first_msg), "remediation": f.remediation,
+        "evidence": _said_once(sorted(f.evidence, key=_first_msg)), "remediation": f.remediation,
     } for f in sorted(a.findings, key=lambda f: (f.code in SYMPTOM_CODES, f.severity != "error", f.seq))]
     confirmed = [h for h in a.hypotheses if h.status == "confirmed"]
 
@@ -376,10 +401,16 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                               f"{_short(loop_error[id(lp)], 100)}")
     went_wrong += _reverted_falls(a, reverts)
     kinds: dict[str, list[int]] = {}
+    said: dict[str, str] = {}  # what the first error of a kind with no exception's name said
     for e in a.errors:
         if (e.session, e.seq) not in polls:  # told once, by the poll's loop line above
             kinds.setdefault(e.exception or e.kind, []).append(e.seq)
+            if not e.exception and e.kind not in said and e.message.strip():
+                said[e.kind] = _short(e.message, 120)
+    # "1× exit_code [msg 6]" named no failure: the kind alone (exit_code, connection, agent_error)
+    # does not say which command failed or how; an exception's name does ("1× IndexError")
     went_wrong += [f"{len(seqs)}× {kind} " + " ".join(f"[msg {s}]" for s in seqs[:5]) + ("…" if len(seqs) > 5 else "")
+                   + (f" — {'the first: ' if len(seqs) > 1 else ''}{said[kind]}" if kind in said else "")
                    for kind, seqs in kinds.items()]
     went_wrong += [f"Hypothesis ruled out [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]"
                    for h in a.hypotheses if h.status == "ruled_out"]
@@ -455,6 +486,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         # no throughput read at all: "no change was followed by a rise" told an OOM incident's
         # reader that throughput was measured and did not rise
         "throughput_read": any(m.name == "throughput" for m in a.metrics),
+        # one reading is no change: "No change was followed by a rise in measured throughput"
+        # told a session that benchmarked once (after its relaunch) as one whose changes did nothing
+        "throughput_once": _read_once(a),
         "timeline": _timeline(a),
         "segments": a.segments,
         "agents": a.agents,
@@ -465,6 +499,13 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     refs.update(item["seq"] for item in view["timeline"] if item["seq"] is not None)
     view["supporting"] = _supporting(a, refs)
     return view
+
+
+def _read_once(a: SessionAnalysis) -> int | None:
+    """The seq of the one throughput reading with speculation a command printed, as
+    :func:`_resolution` reads them; None where there are none or several."""
+    readings = [m.seq for m in a.metrics if m.name == "throughput" and m.source == "output" and not m.baseline]
+    return readings[0] if len(readings) == 1 else None
 
 
 _OPEN_SHOWN = 10
