@@ -966,7 +966,8 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         spawn = None
         if name in SPAWN_TOOLS:
             args = args if isinstance(args, dict) else {}
-            label = args.get("task_name") or args.get("message") or args.get("prompt") or ""
+            label = args.get("task_name") or args.get("message") or args.get("prompt") \
+                or _items_text(args.get("items")) or ""
             kind = args.get("agent_type") or args.get("role") or ""
             spawn = Spawn(description=str(label)[:200], agent_type=str(kind))
         call_id = _call_id(payload) if ptype != "local_shell_call" else processes.local_shell_id(payload)
@@ -1139,6 +1140,19 @@ def _cell_result(call_id: str | None, cell: code_mode.CellOutput, event, results
         code = next((c for c in ended[1] if c not in (None, 0)), None)
     yield event("tool_result", "tool", call_id=call_id, text=cell.text, exit_code=code,
                 is_error=not running and (cell.failed or bool(code)), raw_type="running" if running else None)
+
+
+def _items_text(items) -> str:
+    """The text of a ``spawn_agent`` task given as ``items`` rather than ``message``: a list of
+    ``UserInput`` (``{"type": "text", "text": ...}``, images, skills, mentions), which Codex turns into
+    the sub-agent's prompt joining the text items by new lines (openai/codex ``codex-rs/core/src/tools/
+    handlers/multi_agents/spawn.rs`` ``SpawnAgentArgs.items``, ``parse_collab_input``; ``render_input_
+    preview`` in ``codex-rs/core/src/agent/control.rs``). Read from ``message`` alone, such a spawn
+    had an empty description."""
+    if not isinstance(items, list):
+        return ""
+    return "\n".join(item["text"] for item in items
+                     if isinstance(item, dict) and item.get("type") == "text" and isinstance(item.get("text"), str))
 
 
 WEB_SEARCH_TOOL = "web_search"
