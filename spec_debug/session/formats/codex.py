@@ -250,7 +250,7 @@ made with ``apply_patch <<'EOF'`` was a message the person sent."""
 _INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions for ", "<INSTRUCTIONS>",
              "<recommended_plugins>", "<turn_aborted>", "<skill>", "<subagent_notification>", "<hook_prompt",
              "<codex_internal_context", COMPACTION_BRIDGE, *_COMPACTION_PROMPTS, "<user_action>", "<goal_context>",
-             "<extension_context>", *_CODEX_WARNINGS)
+             "<extension_context>", "<agent_message_board_notification>", *_CODEX_WARNINGS)
 """How the parts Codex writes into user messages begin (not typed by the person; several
 independent rollout readers filter the same markers; openai/codex ``codex-rs/core/src/context/``
 writes ``<turn_aborted>`` after an interrupt and ``<user_shell_command>``, below; its own
@@ -260,7 +260,9 @@ holds them, read as prompts of the person's). ``/review`` hands its findings on 
 (``codex-rs/core/templates/review/exit_success.xml``, ``exit_interrupted.xml``,
 ``history_message_completed.md``); goals and extensions steer the model in ``<goal_context>`` and
 ``<extension_context>`` (``codex-rs/core/src/context/contextual_user_message.rs``
-``CONTEXTUAL_USER_FRAGMENTS``: ``LegacyGoalContext``, ``ExtensionContext``)."""
+``CONTEXTUAL_USER_FRAGMENTS``: ``LegacyGoalContext``, ``ExtensionContext``); a post on the agent
+message board is told in ``<agent_message_board_notification>\nNew post {id} in discussion {id}. Use
+collaboration.read_post ...`` (``agent_message_board_notification.rs``, a user-role fragment)."""
 _ENV_CWD = re.compile(r"<cwd>\s*(/[^<\n]*?)\s*</cwd>")
 """The working folder in Codex's ``<environment_context>`` message (openai/codex codex-rs/core
 environment_context.rs serialises ``cwd`` as ``<cwd>…</cwd>``); absolute paths only."""
@@ -560,7 +562,8 @@ _INJECTED_ENDS = (("<environment_context>", "</environment_context>"), ("<user_i
                   ("<skill>", "</skill>"), ("<subagent_notification>", "</subagent_notification>"),
                   ("<hook_prompt", "</hook_prompt>"), ("<codex_internal_context", "</codex_internal_context>"),
                   ("<user_shell_command>", "</user_shell_command>"), ("<user_action>", "</user_action>"),
-                  ("<goal_context>", "</goal_context>"), ("<extension_context>", "</extension_context>"))
+                  ("<goal_context>", "</goal_context>"), ("<extension_context>", "</extension_context>"),
+                  ("<agent_message_board_notification>", "</agent_message_board_notification>"))
 """How each part Codex writes in (:data:`_INJECTED`, a ``!`` command's) ends: its closing tag."""
 
 
