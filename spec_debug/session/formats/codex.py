@@ -272,7 +272,12 @@ _USER_SHELL = re.compile(r"^\s*<user_shell_command>\s*<command>\n?(.*?)\n?</comm
 message (openai/codex ``codex-rs/core/src/context/user_shell_command.rs``): ``<user_shell_command>
 <command>CMD</command><result>Exit code: N\nDuration: S seconds\nOutput:\nOUT</result>
 </user_shell_command>``; a run that did not end by itself says ``Exit code: none (...)``."""
-_SHELL_RESULT = re.compile(r"^Exit code: (-?\d+|none[^\n]*)\n(?:Duration: [^\n]*\n)?(?:Output:\n)?", re.DOTALL)
+_SHELL_RESULT = re.compile(r"^Exit code: (-?\d+|none[^\n]*)\n(?:Duration: [^\n]*\n)?"
+                           r"(?:(?:Warning: truncated output [^\n]*\n)?Output:\n)?", re.DOTALL)
+"""The header of a ``!`` command's result: a long output adds ``{warning}\n`` before ``Output:``
+(openai/codex ``codex-rs/core/src/context/user_shell_command.rs`` ``body``, ``original_token_count``
+mapped through ``truncation_warning``: ``Warning: truncated output (original token count: N)``,
+``codex-rs/utils/output-truncation``); read without it, the warning and the label were output."""
 _MEDIA_TAG = re.compile(r'<(image|audio) name=(\[(?:Image|Audio) #\d+\])(?: path=".*")?>\s*'
                         r'|<(/?)(image|audio)>\s*', re.DOTALL)
 """The text parts around a pasted image or recording in the user message the model is handed:
