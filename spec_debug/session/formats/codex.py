@@ -416,6 +416,10 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 if end is not None and end.call_id not in processes.calls and processes.cells \
                         and isinstance(item, dict) and (ran := shell_command(item)) is not None:
                     processes.cell_command_end(ran, end.exit_code)  # a command a code-mode cell ran
+                elif end is not None and end.is_error and not end.declined and processes.cells \
+                        and end.call_id.startswith(_NESTED_CALL) and end.call_id not in processes.calls \
+                        and not tool_ends.refused(end.text):
+                    processes.cell_failed(_nested_failure(ptype, end, item))  # a cell's patch or MCP call
                 if end is not None and end.call_id in processes.calls and end.call_id not in results_seen:
                     # The call's end as the UI saw it, the only copy that says an MCP tool failed
                     # (codex_tool_ends); the function_call_output after it is then dropped. An end
@@ -688,10 +692,11 @@ class _Processes:
     """A ``local_shell_call``'s item id -> its call id."""
     search: str | None = None
     """Call id of the last ``tool_search_call``: a server-run search's output names no call."""
-    cells: OrderedDict[str, tuple[list[str], list[int | None]]] = field(default_factory=OrderedDict)
+    cells: OrderedDict[str, tuple[list[str], list[int | None], list[str]]] = field(default_factory=OrderedDict)
     """Call id of a code-mode cell whose result is not read yet -> (the literal commands it runs,
-    the exit codes of those its ``item_completed`` ``CommandExecution`` ends reported). Those ends
-    name the command's own item id, never the cell's call (see :meth:`cell_command_end`)."""
+    the exit codes of those its ``item_completed`` ``CommandExecution`` ends reported, what its
+    patches and MCP calls that failed said). Those ends name the nested call's own id, never the
+    cell's call (see :meth:`cell_command_end`, :meth:`cell_failed`)."""
 
     def cell_command_end(self, command: str, code: int | None) -> None:
         """A command a code-mode cell ran ended with ``code`` (codex-cli 0.153.4 writes an
@@ -700,10 +705,17 @@ class _Processes:
         hariharasudhan-quest/ai-analyzer-codex-code codex_session.jsonl). A cell that prints only
         ``r.output`` prints no status: this end is the only record of it. It is the latest open
         cell's whose literals hold the command."""
-        for commands, codes in reversed(self.cells.values()):
+        for commands, codes, _ in reversed(self.cells.values()):
             if command in commands:
                 codes.append(code)
                 return
+
+    def cell_failed(self, said: str) -> None:
+        """A patch or MCP call of the latest open code-mode cell failed, saying ``said``
+        (:func:`_nested_failure`)."""
+        failures = next(reversed(self.cells.values()))[2]
+        if len(failures) < 8:
+            failures.append(said)
 
     def local_shell_id(self, payload: dict) -> str | None:
         """A ``local_shell_call``'s call id: its ``call_id``, else its item ``id``, which Codex
@@ -939,8 +951,9 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             # A code-mode cell: the commands are the literals of its tools.exec_command calls.
             cell = code_mode.cell_calls(raw_args)
             args, command = None, "\n".join(cell.commands) or None
-            if cell.commands and isinstance(payload.get("call_id"), str):
-                _bounded(processes.cells, payload["call_id"], (cell.commands, []))
+            if isinstance(payload.get("call_id"), str):
+                # (every cell: a patch or an MCP call of its own may fail too)
+                _bounded(processes.cells, payload["call_id"], (cell.commands, [], []))
             if command is None and cell.patch_files:
                 name = "apply_patch"  # a cell that only edits: an edit, as the apply_patch tool's
         else:
@@ -1143,11 +1156,37 @@ def _cell_result(call_id: str | None, cell: code_mode.CellOutput, event, results
         _remember(results_seen, call_id)
     code = cell.exit_code
     ended = processes.cells.pop(call_id, None) if not running and call_id is not None else None
+    text, failed = cell.text, cell.failed
     if code is None and ended is not None and ended[1]:
         # the cell printed no status of its own: its commands' ends said how they exited
         code = next((c for c in ended[1] if c not in (None, 0)), None)
-    yield event("tool_result", "tool", call_id=call_id, text=cell.text, exit_code=code,
-                is_error=not running and (cell.failed or bool(code)), raw_type="running" if running else None)
+    if code is None and not failed and ended is not None and ended[2]:
+        # nor did its commands: a patch or an MCP call of it that failed is how it ended (its
+        # words first: they are the call's error, what the cell printed after them is not)
+        failed = True
+        text = "\n".join([*ended[2], text]) if text else "\n".join(ended[2])
+    yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
+                is_error=not running and (failed or bool(code)), raw_type="running" if running else None)
+
+
+_NESTED_CALL = "exec-"
+"""How the id of a tool call a code-mode cell makes begins: ``format!("{PUBLIC_TOOL_NAME}-{}", uuid)``
+(openai/codex ``codex-rs/core/src/tools/code_mode/mod.rs`` ``call_nested_tool``); its end names that id."""
+
+
+def _nested_failure(ptype: str, end: tool_ends.ToolEnd, item) -> str:
+    """What a cell's patch or MCP call that failed said: a ``FileChange`` item holds no error, only
+    the files it was to change (``changes``, by path; a list of ``{path}`` in ``codex exec --json``);
+    ``patch_apply_end`` its stderr; an MCP call its error (``codex_tool_ends``)."""
+    kind = item.get("type") if isinstance(item, dict) else None
+    if isinstance(kind, str) and kind.lower() in ("filechange", "file_change"):
+        changes = item.get("changes")
+        paths = list(changes)[:4] if isinstance(changes, dict) else [
+            c["path"] for c in changes[:4] if isinstance(c, dict) and isinstance(c.get("path"), str)] \
+            if isinstance(changes, list) else []
+        return "apply_patch failed: " + ", ".join(map(str, paths)) if paths else "apply_patch failed"
+    said = end.text.strip()
+    return said or ("apply_patch failed" if ptype == "patch_apply_end" else "tool call failed")
 
 
 def _items_text(items) -> str:
