@@ -263,6 +263,22 @@ holds them, read as prompts of the person's). ``/review`` hands its findings on 
 ``CONTEXTUAL_USER_FRAGMENTS``: ``LegacyGoalContext``, ``ExtensionContext``); a post on the agent
 message board is told in ``<agent_message_board_notification>\nNew post {id} in discussion {id}. Use
 collaboration.read_post ...`` (``agent_message_board_notification.rs``, a user-role fragment)."""
+_EXTERNAL = "<external_"
+"""Context a hook or an app adds to a turn, one user-message part per key: ``<external_{key}>{value}
+</external_{key}>`` (openai/codex ``codex-rs/core/src/context/fragments.rs`` ``AdditionalContextFragment``,
+a user-role fragment): Codex's, when the part closes its own tag (:func:`_external_end`)."""
+
+
+def _external_end(head: str) -> str | None:
+    """The closing tag of the :data:`_EXTERNAL` part ``head`` (the text from its ``<external_``), when
+    the tag names a key and the part ends with that key's closing tag, as Codex's matcher reads one."""
+    key_end = head.find(">", len(_EXTERNAL))
+    if key_end <= len(_EXTERNAL) or "\n" in head[:key_end]:
+        return None
+    end = f"</external_{head[len(_EXTERNAL):key_end]}>"
+    return end if head.rstrip().endswith(end) else None
+
+
 _ENV_CWD = re.compile(r"<cwd>\s*(/[^<\n]*?)\s*</cwd>")
 """The working folder in Codex's ``<environment_context>`` message (openai/codex codex-rs/core
 environment_context.rs serialises ``cwd`` as ``<cwd>…</cwd>``); absolute paths only."""
@@ -560,7 +576,8 @@ def injects(parts: list) -> bool:
     or a command the person ran with ``!``, :data:`_USER_SHELL`)."""
     for part in parts:
         head = block_text([part]).lstrip()
-        if head.startswith(_INJECTED) or (head.startswith("<user_shell_command>") and _USER_SHELL.match(head)):
+        if head.startswith(_INJECTED) or (head.startswith("<user_shell_command>") and _USER_SHELL.match(head)) \
+                or (head.startswith(_EXTERNAL) and _external_end(head) is not None):
             return True
     return False
 
@@ -576,6 +593,16 @@ _INJECTED_ENDS = (("<environment_context>", "</environment_context>"), ("<user_i
 """How each part Codex writes in (:data:`_INJECTED`, a ``!`` command's) ends: its closing tag."""
 
 
+def _joined_external_end(head: str) -> str | None:
+    """The closing tag of an :data:`_EXTERNAL` part at the start of joined text (what follows it is
+    the next part)."""
+    key_end = head.find(">", len(_EXTERNAL))
+    if key_end <= len(_EXTERNAL) or "\n" in head[:key_end]:
+        return None
+    end = f"</external_{head[len(_EXTERNAL):key_end]}>"
+    return end if end in head else None
+
+
 def joined_parts(text: str) -> list[str]:
     """A user message's parts from their text joined without a separator, as Codex sends a message
     on the Chat Completions wire (openai/codex ``codex-rs/codex-api/src/requests/chat.rs``: each
@@ -583,7 +610,8 @@ def joined_parts(text: str) -> list[str]:
     typed rest. A part without its closing tag keeps the rest of the text."""
     parts: list[str] = []
     rest = text
-    while (head := rest.lstrip()) and (end := next((e for s, e in _INJECTED_ENDS if head.startswith(s)), None)):
+    while (head := rest.lstrip()) and (end := next((e for s, e in _INJECTED_ENDS if head.startswith(s)), None)
+                                       or (_joined_external_end(head) if head.startswith(_EXTERNAL) else None)):
         at = rest.find(end)
         if at < 0:
             break
@@ -611,7 +639,7 @@ def _user_message(parts: list, event) -> Iterator[Event]:
             if tag.group(2):
                 labels.append(len(typed))
                 typed.append(tag.group(2))  # the pasted image's label, as the TUI shows it
-        elif head.startswith(_INJECTED):
+        elif head.startswith(_INJECTED) or (head.startswith(_EXTERNAL) and _external_end(head) is not None):
             injected.append(text)
         elif head.startswith(_IDE_CONTEXT) and _IDE_REQUEST in text:
             context, _, request = text.partition(_IDE_REQUEST)
