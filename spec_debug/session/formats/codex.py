@@ -1203,11 +1203,11 @@ _NESTED_CALL = "exec-"
 
 
 def _nested_failure(ptype: str, end: tool_ends.ToolEnd, item) -> str:
-    """What a cell's patch or MCP call that failed said: a ``FileChange`` item holds no error, only
-    the files it was to change (``changes``, by path; a list of ``{path}`` in ``codex exec --json``);
-    ``patch_apply_end`` its stderr; an MCP call its error (``codex_tool_ends``)."""
+    """What a cell's patch or MCP call that failed said: a ``FileChange`` item its stdout and stderr
+    (newer CLIs), else only the files it was to change (``changes``, by path; a list of ``{path}`` in
+    ``codex exec --json``); ``patch_apply_end`` its stderr; an MCP call its error (``codex_tool_ends``)."""
     kind = item.get("type") if isinstance(item, dict) else None
-    if isinstance(kind, str) and kind.lower() in ("filechange", "file_change"):
+    if isinstance(kind, str) and kind.lower() in ("filechange", "file_change") and end.text == str(item.get("status")):
         changes = item.get("changes")
         paths = list(changes)[:4] if isinstance(changes, dict) else [
             c["path"] for c in changes[:4] if isinstance(c, dict) and isinstance(c.get("path"), str)] \
