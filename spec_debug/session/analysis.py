@@ -1543,8 +1543,10 @@ class _SessionState:
         if found and logged_by is not None:  # the errors the job wrote to its log: its own, on its host
             self._errors_seen(ev, info, stretch, found, logged_by.host, logged_by.seq)
         elif found:
+            # (what a command still running printed is its command's: printed_by, see above)
             self._errors_seen(ev, info, stretch, found, host,
-                              printed_for.seq if printed_for else call.seq if call else None)
+                              printed_for.seq if printed_for else call.seq if call
+                              else printed_by.seq if printed_by is not None else None)
         if job_found:  # a background job's traceback: its host, and the command that started it
             self._errors_seen(ev, info, stretch, job_found, job_printed.host, job_printed.seq)
         if st.held_pivot is not None and call is not None and call.seq == st.held_pivot[0].seq:

@@ -250,7 +250,7 @@ made with ``apply_patch <<'EOF'`` was a message the person sent."""
 _INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions for ", "<INSTRUCTIONS>",
              "<recommended_plugins>", "<turn_aborted>", "<skill>", "<subagent_notification>", "<hook_prompt",
              "<codex_internal_context", COMPACTION_BRIDGE, *_COMPACTION_PROMPTS, "<user_action>", "<goal_context>",
-             "<extension_context>", *_CODEX_WARNINGS)
+             "<extension_context>", "<agent_message_board_notification>", *_CODEX_WARNINGS)
 """How the parts Codex writes into user messages begin (not typed by the person; several
 independent rollout readers filter the same markers; openai/codex ``codex-rs/core/src/context/``
 writes ``<turn_aborted>`` after an interrupt and ``<user_shell_command>``, below; its own
@@ -260,7 +260,25 @@ holds them, read as prompts of the person's). ``/review`` hands its findings on 
 (``codex-rs/core/templates/review/exit_success.xml``, ``exit_interrupted.xml``,
 ``history_message_completed.md``); goals and extensions steer the model in ``<goal_context>`` and
 ``<extension_context>`` (``codex-rs/core/src/context/contextual_user_message.rs``
-``CONTEXTUAL_USER_FRAGMENTS``: ``LegacyGoalContext``, ``ExtensionContext``)."""
+``CONTEXTUAL_USER_FRAGMENTS``: ``LegacyGoalContext``, ``ExtensionContext``); a post on the agent
+message board is told in ``<agent_message_board_notification>\nNew post {id} in discussion {id}. Use
+collaboration.read_post ...`` (``agent_message_board_notification.rs``, a user-role fragment)."""
+_EXTERNAL = "<external_"
+"""Context a hook or an app adds to a turn, one user-message part per key: ``<external_{key}>{value}
+</external_{key}>`` (openai/codex ``codex-rs/core/src/context/fragments.rs`` ``AdditionalContextFragment``,
+a user-role fragment): Codex's, when the part closes its own tag (:func:`_external_end`)."""
+
+
+def _external_end(head: str) -> str | None:
+    """The closing tag of the :data:`_EXTERNAL` part ``head`` (the text from its ``<external_``), when
+    the tag names a key and the part ends with that key's closing tag, as Codex's matcher reads one."""
+    key_end = head.find(">", len(_EXTERNAL))
+    if key_end <= len(_EXTERNAL) or "\n" in head[:key_end]:
+        return None
+    end = f"</external_{head[len(_EXTERNAL):key_end]}>"
+    return end if head.rstrip().endswith(end) else None
+
+
 _ENV_CWD = re.compile(r"<cwd>\s*(/[^<\n]*?)\s*</cwd>")
 """The working folder in Codex's ``<environment_context>`` message (openai/codex codex-rs/core
 environment_context.rs serialises ``cwd`` as ``<cwd>…</cwd>``); absolute paths only."""
@@ -270,7 +288,12 @@ _USER_SHELL = re.compile(r"^\s*<user_shell_command>\s*<command>\n?(.*?)\n?</comm
 message (openai/codex ``codex-rs/core/src/context/user_shell_command.rs``): ``<user_shell_command>
 <command>CMD</command><result>Exit code: N\nDuration: S seconds\nOutput:\nOUT</result>
 </user_shell_command>``; a run that did not end by itself says ``Exit code: none (...)``."""
-_SHELL_RESULT = re.compile(r"^Exit code: (-?\d+|none[^\n]*)\n(?:Duration: [^\n]*\n)?(?:Output:\n)?", re.DOTALL)
+_SHELL_RESULT = re.compile(r"^Exit code: (-?\d+|none[^\n]*)\n(?:Duration: [^\n]*\n)?"
+                           r"(?:(?:Warning: truncated output [^\n]*\n)?Output:\n)?", re.DOTALL)
+"""The header of a ``!`` command's result: a long output adds ``{warning}\n`` before ``Output:``
+(openai/codex ``codex-rs/core/src/context/user_shell_command.rs`` ``body``, ``original_token_count``
+mapped through ``truncation_warning``: ``Warning: truncated output (original token count: N)``,
+``codex-rs/utils/output-truncation``); read without it, the warning and the label were output."""
 _MEDIA_TAG = re.compile(r'<(image|audio) name=(\[(?:Image|Audio) #\d+\])(?: path=".*")?>\s*'
                         r'|<(/?)(image|audio)>\s*', re.DOTALL)
 """The text parts around a pasted image or recording in the user message the model is handed:
@@ -409,6 +432,10 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 if end is not None and end.call_id not in processes.calls and processes.cells \
                         and isinstance(item, dict) and (ran := shell_command(item)) is not None:
                     processes.cell_command_end(ran, end.exit_code)  # a command a code-mode cell ran
+                elif end is not None and end.is_error and not end.declined and processes.cells \
+                        and end.call_id.startswith(_NESTED_CALL) and end.call_id not in processes.calls \
+                        and not tool_ends.refused(end.text):
+                    processes.cell_failed(_nested_failure(ptype, end, item))  # a cell's patch or MCP call
                 if end is not None and end.call_id in processes.calls and end.call_id not in results_seen:
                     # The call's end as the UI saw it, the only copy that says an MCP tool failed
                     # (codex_tool_ends); the function_call_output after it is then dropped. An end
@@ -549,7 +576,8 @@ def injects(parts: list) -> bool:
     or a command the person ran with ``!``, :data:`_USER_SHELL`)."""
     for part in parts:
         head = block_text([part]).lstrip()
-        if head.startswith(_INJECTED) or (head.startswith("<user_shell_command>") and _USER_SHELL.match(head)):
+        if head.startswith(_INJECTED) or (head.startswith("<user_shell_command>") and _USER_SHELL.match(head)) \
+                or (head.startswith(_EXTERNAL) and _external_end(head) is not None):
             return True
     return False
 
@@ -560,8 +588,19 @@ _INJECTED_ENDS = (("<environment_context>", "</environment_context>"), ("<user_i
                   ("<skill>", "</skill>"), ("<subagent_notification>", "</subagent_notification>"),
                   ("<hook_prompt", "</hook_prompt>"), ("<codex_internal_context", "</codex_internal_context>"),
                   ("<user_shell_command>", "</user_shell_command>"), ("<user_action>", "</user_action>"),
-                  ("<goal_context>", "</goal_context>"), ("<extension_context>", "</extension_context>"))
+                  ("<goal_context>", "</goal_context>"), ("<extension_context>", "</extension_context>"),
+                  ("<agent_message_board_notification>", "</agent_message_board_notification>"))
 """How each part Codex writes in (:data:`_INJECTED`, a ``!`` command's) ends: its closing tag."""
+
+
+def _joined_external_end(head: str) -> str | None:
+    """The closing tag of an :data:`_EXTERNAL` part at the start of joined text (what follows it is
+    the next part)."""
+    key_end = head.find(">", len(_EXTERNAL))
+    if key_end <= len(_EXTERNAL) or "\n" in head[:key_end]:
+        return None
+    end = f"</external_{head[len(_EXTERNAL):key_end]}>"
+    return end if end in head else None
 
 
 def joined_parts(text: str) -> list[str]:
@@ -571,7 +610,8 @@ def joined_parts(text: str) -> list[str]:
     typed rest. A part without its closing tag keeps the rest of the text."""
     parts: list[str] = []
     rest = text
-    while (head := rest.lstrip()) and (end := next((e for s, e in _INJECTED_ENDS if head.startswith(s)), None)):
+    while (head := rest.lstrip()) and (end := next((e for s, e in _INJECTED_ENDS if head.startswith(s)), None)
+                                       or (_joined_external_end(head) if head.startswith(_EXTERNAL) else None)):
         at = rest.find(end)
         if at < 0:
             break
@@ -599,7 +639,7 @@ def _user_message(parts: list, event) -> Iterator[Event]:
             if tag.group(2):
                 labels.append(len(typed))
                 typed.append(tag.group(2))  # the pasted image's label, as the TUI shows it
-        elif head.startswith(_INJECTED):
+        elif head.startswith(_INJECTED) or (head.startswith(_EXTERNAL) and _external_end(head) is not None):
             injected.append(text)
         elif head.startswith(_IDE_CONTEXT) and _IDE_REQUEST in text:
             context, _, request = text.partition(_IDE_REQUEST)
@@ -680,10 +720,11 @@ class _Processes:
     """A ``local_shell_call``'s item id -> its call id."""
     search: str | None = None
     """Call id of the last ``tool_search_call``: a server-run search's output names no call."""
-    cells: OrderedDict[str, tuple[list[str], list[int | None]]] = field(default_factory=OrderedDict)
+    cells: OrderedDict[str, tuple[list[str], list[int | None], list[str]]] = field(default_factory=OrderedDict)
     """Call id of a code-mode cell whose result is not read yet -> (the literal commands it runs,
-    the exit codes of those its ``item_completed`` ``CommandExecution`` ends reported). Those ends
-    name the command's own item id, never the cell's call (see :meth:`cell_command_end`)."""
+    the exit codes of those its ``item_completed`` ``CommandExecution`` ends reported, what its
+    patches and MCP calls that failed said). Those ends name the nested call's own id, never the
+    cell's call (see :meth:`cell_command_end`, :meth:`cell_failed`)."""
 
     def cell_command_end(self, command: str, code: int | None) -> None:
         """A command a code-mode cell ran ended with ``code`` (codex-cli 0.153.4 writes an
@@ -692,10 +733,17 @@ class _Processes:
         hariharasudhan-quest/ai-analyzer-codex-code codex_session.jsonl). A cell that prints only
         ``r.output`` prints no status: this end is the only record of it. It is the latest open
         cell's whose literals hold the command."""
-        for commands, codes in reversed(self.cells.values()):
+        for commands, codes, _ in reversed(self.cells.values()):
             if command in commands:
                 codes.append(code)
                 return
+
+    def cell_failed(self, said: str) -> None:
+        """A patch or MCP call of the latest open code-mode cell failed, saying ``said``
+        (:func:`_nested_failure`)."""
+        failures = next(reversed(self.cells.values()))[2]
+        if len(failures) < 8:
+            failures.append(said)
 
     def local_shell_id(self, payload: dict) -> str | None:
         """A ``local_shell_call``'s call id: its ``call_id``, else its item ``id``, which Codex
@@ -931,8 +979,9 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             # A code-mode cell: the commands are the literals of its tools.exec_command calls.
             cell = code_mode.cell_calls(raw_args)
             args, command = None, "\n".join(cell.commands) or None
-            if cell.commands and isinstance(payload.get("call_id"), str):
-                _bounded(processes.cells, payload["call_id"], (cell.commands, []))
+            if isinstance(payload.get("call_id"), str):
+                # (every cell: a patch or an MCP call of its own may fail too)
+                _bounded(processes.cells, payload["call_id"], (cell.commands, [], []))
             if command is None and cell.patch_files:
                 name = "apply_patch"  # a cell that only edits: an edit, as the apply_patch tool's
         else:
@@ -966,7 +1015,8 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         spawn = None
         if name in SPAWN_TOOLS:
             args = args if isinstance(args, dict) else {}
-            label = args.get("task_name") or args.get("message") or args.get("prompt") or ""
+            label = args.get("task_name") or args.get("message") or args.get("prompt") \
+                or _items_text(args.get("items")) or ""
             kind = args.get("agent_type") or args.get("role") or ""
             spawn = Spawn(description=str(label)[:200], agent_type=str(kind))
         call_id = _call_id(payload) if ptype != "local_shell_call" else processes.local_shell_id(payload)
@@ -1134,11 +1184,50 @@ def _cell_result(call_id: str | None, cell: code_mode.CellOutput, event, results
         _remember(results_seen, call_id)
     code = cell.exit_code
     ended = processes.cells.pop(call_id, None) if not running and call_id is not None else None
+    text, failed = cell.text, cell.failed
     if code is None and ended is not None and ended[1]:
         # the cell printed no status of its own: its commands' ends said how they exited
         code = next((c for c in ended[1] if c not in (None, 0)), None)
-    yield event("tool_result", "tool", call_id=call_id, text=cell.text, exit_code=code,
-                is_error=not running and (cell.failed or bool(code)), raw_type="running" if running else None)
+    if code is None and not failed and ended is not None and ended[2]:
+        # nor did its commands: a patch or an MCP call of it that failed is how it ended (its
+        # words first: they are the call's error, what the cell printed after them is not)
+        failed = True
+        text = "\n".join([*ended[2], text]) if text else "\n".join(ended[2])
+    yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
+                is_error=not running and (failed or bool(code)), raw_type="running" if running else None)
+
+
+_NESTED_CALL = "exec-"
+"""How the id of a tool call a code-mode cell makes begins: ``format!("{PUBLIC_TOOL_NAME}-{}", uuid)``
+(openai/codex ``codex-rs/core/src/tools/code_mode/mod.rs`` ``call_nested_tool``); its end names that id."""
+
+
+def _nested_failure(ptype: str, end: tool_ends.ToolEnd, item) -> str:
+    """What a cell's patch or MCP call that failed said: a ``FileChange`` item its stdout and stderr
+    (newer CLIs), else only the files it was to change (``changes``, by path; a list of ``{path}`` in
+    ``codex exec --json``); ``patch_apply_end`` its stderr; an MCP call its error (``codex_tool_ends``)."""
+    kind = item.get("type") if isinstance(item, dict) else None
+    if isinstance(kind, str) and kind.lower() in ("filechange", "file_change") and end.text == str(item.get("status")):
+        changes = item.get("changes")
+        paths = list(changes)[:4] if isinstance(changes, dict) else [
+            c["path"] for c in changes[:4] if isinstance(c, dict) and isinstance(c.get("path"), str)] \
+            if isinstance(changes, list) else []
+        return "apply_patch failed: " + ", ".join(map(str, paths)) if paths else "apply_patch failed"
+    said = end.text.strip()
+    return said or ("apply_patch failed" if ptype == "patch_apply_end" else "tool call failed")
+
+
+def _items_text(items) -> str:
+    """The text of a ``spawn_agent`` task given as ``items`` rather than ``message``: a list of
+    ``UserInput`` (``{"type": "text", "text": ...}``, images, skills, mentions), which Codex turns into
+    the sub-agent's prompt joining the text items by new lines (openai/codex ``codex-rs/core/src/tools/
+    handlers/multi_agents/spawn.rs`` ``SpawnAgentArgs.items``, ``parse_collab_input``; ``render_input_
+    preview`` in ``codex-rs/core/src/agent/control.rs``). Read from ``message`` alone, such a spawn
+    had an empty description."""
+    if not isinstance(items, list):
+        return ""
+    return "\n".join(item["text"] for item in items
+                     if isinstance(item, dict) and item.get("type") == "text" and isinstance(item.get("text"), str))
 
 
 WEB_SEARCH_TOOL = "web_search"

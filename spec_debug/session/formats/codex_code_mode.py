@@ -8,8 +8,8 @@ What a rollout holds (lines of codex-cli 0.157.0 quoted verbatim in rderaison/br
 - the call: ``custom_tool_call{name: "exec", input: <JavaScript>}``;
 - its result: ``custom_tool_call_output{output: [{type: input_text, text}, ...]}``, a header
   block ``Script completed|Script failed\\nWall time N seconds\\nOutput:\\n`` (or ``Script
-  running with cell ID N`` for a cell that outlives its yield, polled with ``wait{cell_id}``),
-  then one block per ``text(...)`` the cell printed. An ``exec_command`` result printed whole is
+  running with cell ID N`` for a cell that outlives its yield, polled with ``wait{cell_id}``;
+  ``Script terminated`` for one the model ended with ``wait{cell_id, terminate: true}``), then one block per ``text(...)`` the cell printed. An ``exec_command`` result printed whole is
   ``{"chunk_id", "wall_time_seconds", "exit_code", "original_token_count", "output"}`` (inside
   ``{"status": "fulfilled", "value": …}`` after ``Promise.allSettled``); a cell that threw ends
   with a ``Script error:\\n…`` block (openai/codex ``codex-rs/core/tests/suite/code_mode.rs``
@@ -37,7 +37,10 @@ _PATCH_CALL = re.compile(r"\btools\.apply_patch\(")
 _PATCH_FILE = re.compile(r"\*\*\* (?:Update|Add|Delete) File: ([^\n\\]+)")
 _JS_ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)", re.S)
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
-_HEADER = re.compile(r"\AScript (?P<state>completed|failed|running with cell ID (?P<cell>\S+))\b")
+_HEADER = re.compile(r"\AScript (?P<state>completed|failed|terminated|running with cell ID (?P<cell>\S+))\b")
+"""How a cell ended: ``format_script_status`` (openai/codex ``codex-rs/core/src/tools/code_mode/mod.rs``);
+``Script terminated`` is a running cell the model ended with ``wait{cell_id, terminate: true}``
+(``wait_handler.rs``): stopped, not failed, and the wait's output is the cell's end."""
 _SCRIPT_ERROR = "Script error:"
 
 

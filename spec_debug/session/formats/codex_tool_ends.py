@@ -133,7 +133,10 @@ def from_item(item: dict) -> ToolEnd | None:
         if end is not None:
             end.is_error = end.is_error or failed
         return end or ToolEnd(call_id, "", failed)
-    return ToolEnd(call_id, str(status or ""), failed, declined=declined)
+    # a patch: what it printed (FileChangeItem's stdout and stderr in newer CLIs, openai/codex
+    # codex-rs/protocol/src/items.rs; the error of one that did not apply), else its status alone
+    said = "\n".join(p for p in (item.get("stdout"), item.get("stderr")) if isinstance(p, str) and p)
+    return ToolEnd(call_id, said or str(status or ""), failed, declined=declined)
 
 
 def refused(output: str) -> bool:
