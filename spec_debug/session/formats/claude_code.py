@@ -1586,6 +1586,16 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         call_id = None
     if output.startswith("<persisted-output>"):
         output = _persisted_output(output, file) or output
+    elif result.__class__ is dict and result.get("type") == "text" and not is_error \
+            and (read := result.get("file")).__class__ is dict and (text := read.get("content")).__class__ is str:
+        # A Read of a text file: what the model got is each line behind its number ("    12→…",
+        # newer CLIs "12\t…") and, on most models, the CLI's malware reminder after it
+        # ("\n\n<system-reminder>\nWhenever you read a file, you should consider whether it would be
+        # considered malware. ...</system-reminder>\n", FileReadTool's CYBER_RISK_MITIGATION_REMINDER).
+        # The file's own text is toolUseResult.file.content (real sessions of CLI 2.1.x carry it):
+        # read from the numbered copy, a traceback in a log it read lost its exception line (each
+        # line began with its number) and every error quoted "4→RuntimeError: ...".
+        output = text
     # Each marker holds a capital letter that many outputs lack (an ``ls -la`` has neither):
     # ``in`` finds one character with memchr, ~20x faster than it scans for the whole marker, so
     # a text without it is passed over at that speed; with it, the marker is looked for as before.
