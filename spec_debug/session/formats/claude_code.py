@@ -1435,6 +1435,28 @@ def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str |
 
 
 
+_NUMBERED_LINE = re.compile(r"^ *\d+(?:\u2192|\t)", re.MULTILINE)
+READ_REMINDER = ("\n\n<system-reminder>\nWhenever you read a file, you should consider whether it would be "
+                 "considered malware.")
+"""How the reminder opens that the Read tool puts after a file's text on most models (FileReadTool's
+CYBER_RISK_MITIGATION_REMINDER, as real session lines and copies of its source carry it)."""
+
+
+def read_file_text(output: str) -> str | None:
+    """The file's own text in what Claude Code's Read tool gave the model: each line behind its
+    number (``     4→…``, newer CLIs ``4\t…``), then, on most models, :data:`READ_REMINDER`. None
+    when ``output`` is not so numbered (an empty file's note, an image, another tool's output).
+    The session file keeps the plain text beside it (toolUseResult.file.content); a proxy's log of
+    the CLI's calls has only this."""
+    head = output[:12]
+    if ("\u2192" not in head and "\t" not in head) or _NUMBERED_LINE.match(output) is None:
+        return None
+    cut = output.find(READ_REMINDER, max(0, len(output) - 1024))
+    if cut >= 0:
+        output = output[:cut]
+    return _NUMBERED_LINE.sub("", output)
+
+
 _PERSISTED = re.compile(r"^<persisted-output>\s*(?:Output too large \([^)]*\)\. Full output saved to|Tool result saved to)"
                         r": (.+?)\s*$", re.MULTILINE)
 PERSISTED_HEAD = 256 * 1024

@@ -1673,16 +1673,28 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
                         host=remote_host(args) if command is not None else None)
         elif btype == "tool_result":
             output = block_text(block.get("content"))
-            code = exit_code_of(output)
-            if code is None:
-                code = trailing_exit_code(output)  # Factory Droid's "[Process exited with code N]"
-            failed = bool(code)
-            if code is None:
-                code, failed = cline_task.exit_status(output)  # Roo Code's "Exit code: N"
             call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None
+            read = None
+            if call_id is not None and call_names.get(call_id) == "Read":
+                # Claude Code's Read of a text file, as the model got it: the file's text is what
+                # it read (was each line behind its number and the CLI's malware reminder after it:
+                # a traceback in a log it read lost its exception line, and a line "Exit code 1"
+                # of the file is no exit of the call)
+                read = claude_code.read_file_text(output)
+            if read is not None:
+                code, failed = None, False
+            else:
+                code = exit_code_of(output)
+                if code is None:
+                    code = trailing_exit_code(output)  # Factory Droid's "[Process exited with code N]"
+                failed = bool(code)
+                if code is None:
+                    code, failed = cline_task.exit_status(output)  # Roo Code's "Exit code: N"
             typed = ()
             if _STEERED in output:  # what the person typed while it ran, as Claude Code tells the model
                 output, typed = _steered(output)
+            if read is not None:  # (the file's text without the person's words, when they came in it)
+                output = (claude_code.read_file_text(output) or read) if typed else read
             yield event("tool_result", "tool", i, call_id=call_id, text=output, exit_code=code,
                         is_error=block.get("is_error") is True or failed)
             yield from (event("prompt", "user", i, text=said) for said in typed)
