@@ -1435,6 +1435,28 @@ def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str |
 
 
 
+_NUMBERED_LINE = re.compile(r"^ *\d+(?:\u2192|\t)", re.MULTILINE)
+READ_REMINDER = ("\n\n<system-reminder>\nWhenever you read a file, you should consider whether it would be "
+                 "considered malware.")
+"""How the reminder opens that the Read tool puts after a file's text on most models (FileReadTool's
+CYBER_RISK_MITIGATION_REMINDER, as real session lines and copies of its source carry it)."""
+
+
+def read_file_text(output: str) -> str | None:
+    """The file's own text in what Claude Code's Read tool gave the model: each line behind its
+    number (``     4→…``, newer CLIs ``4\t…``), then, on most models, :data:`READ_REMINDER`. None
+    when ``output`` is not so numbered (an empty file's note, an image, another tool's output).
+    The session file keeps the plain text beside it (toolUseResult.file.content); a proxy's log of
+    the CLI's calls has only this."""
+    head = output[:12]
+    if ("\u2192" not in head and "\t" not in head) or _NUMBERED_LINE.match(output) is None:
+        return None
+    cut = output.find(READ_REMINDER, max(0, len(output) - 1024))
+    if cut >= 0:
+        output = output[:cut]
+    return _NUMBERED_LINE.sub("", output)
+
+
 _PERSISTED = re.compile(r"^<persisted-output>\s*(?:Output too large \([^)]*\)\. Full output saved to|Tool result saved to)"
                         r": (.+?)\s*$", re.MULTILINE)
 PERSISTED_HEAD = 256 * 1024
@@ -1586,6 +1608,16 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         call_id = None
     if output.startswith("<persisted-output>"):
         output = _persisted_output(output, file) or output
+    elif result.__class__ is dict and result.get("type") == "text" and not is_error \
+            and (read := result.get("file")).__class__ is dict and (text := read.get("content")).__class__ is str:
+        # A Read of a text file: what the model got is each line behind its number ("    12→…",
+        # newer CLIs "12\t…") and, on most models, the CLI's malware reminder after it
+        # ("\n\n<system-reminder>\nWhenever you read a file, you should consider whether it would be
+        # considered malware. ...</system-reminder>\n", FileReadTool's CYBER_RISK_MITIGATION_REMINDER).
+        # The file's own text is toolUseResult.file.content (real sessions of CLI 2.1.x carry it):
+        # read from the numbered copy, a traceback in a log it read lost its exception line (each
+        # line began with its number) and every error quoted "4→RuntimeError: ...".
+        output = text
     # Each marker holds a capital letter that many outputs lack (an ``ls -la`` has neither):
     # ``in`` finds one character with memchr, ~20x faster than it scans for the whole marker, so
     # a text without it is passed over at that speed; with it, the marker is looked for as before.

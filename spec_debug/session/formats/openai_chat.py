@@ -1350,7 +1350,9 @@ _CLAUDE_SIDE_SYSTEMS = ("Analyze if this message indicates a new conversation to
                         "Your task is to process Bash commands that an AI coding agent wants to run",
                         "Extract any file paths that this command reads or modifies",
                         "You are an expert at analyzing git history",
-                        "You are an assistant for performing a web search tool use")
+                        "You are an assistant for performing a web search tool use",
+                        "You are evaluating a hook in Claude Code",
+                        "Generate a short kebab-case name (2-4 words) that captures the main topic")
 """The system prompts of the side calls Claude Code makes on its small model beside the conversation,
 after "You are Claude Code, Anthropic's official CLI for Claude." (its only other block): the topic
 check of each prompt (the prompt its one user message, ``{"isNewTopic", "title"}`` back), the
@@ -1364,7 +1366,21 @@ title and Bash ones in their lists of Claude Code's auxiliary calls; the git his
 logged claude-cli/0.2.107's calls: RavenStorm-bit/claude-code-api-logger ``full-requests-clean.md``,
 requests #4 and #19). And each WebSearch's call, the query as ``Perform a web search for the query:
 ...`` on the ``web_search`` server tool (the search and its pages the assistant's, the tool's
-result in the conversation its answer)."""
+result in the conversation its answer). And a ``"type": "prompt"`` hook's check (the hook's prompt
+and its input as the user message, after the conversation when the hook passes it; ``{"ok": true}``
+back: ``utils/hooks/execPromptHook.ts``, querySource ``hook_prompt``), and the name ``/rename``
+without one asks for (the conversation written out as the user message, ``{"name": ...}`` back:
+``generateSessionName``, ``rename_generate_name``): the hook's prompt and the conversation's text
+were prompts of the person's, the JSON the assistant's words."""
+_AWAY = "The user stepped away and is coming back."
+_AWAY_MEMORY = "Session memory (broader context):\n"
+"""The one user message Claude Code adds after the conversation's last messages for its "while you
+were away" recap, on the small model with no system prompt of its own (Claude Code's identity
+alone): this sentence, then how to write the recap, after the session's memory when it has one
+(``services/awaySummary.ts``, ``buildAwaySummaryPrompt``, querySource ``away_summary``). Read as a
+turn, the instruction was a prompt of the person's and the recap the assistant's words."""
+_AWAY_TAIL = 600
+"""The characters at the end of that message the instruction sits in (its own run to 260)."""
 _SECURITY_MONITOR = "You are a security monitor for autonomous AI coding agents."
 _TRANSCRIPT = "<transcript>"
 """Auto mode's classifier of each action the agent wants to take: a long system prompt opening with
@@ -1424,8 +1440,20 @@ def is_claude_side_call(obj: dict, messages: list) -> bool:
                 > _SIDE_SYSTEM_CHARS:
             return False
         system = block_text(system)
-    return isinstance(system, str) and 0 < len(system) <= _SIDE_SYSTEM_CHARS \
-        and any(marker in system for marker in _CLAUDE_SIDE_SYSTEMS)
+    if system is not None and not isinstance(system, str) or system and len(system) > _SIDE_SYSTEM_CHARS:
+        return False
+    return bool(system) and any(marker in system for marker in _CLAUDE_SIDE_SYSTEMS) or _is_away_recap(messages)
+
+
+def _is_away_recap(messages: list) -> bool:
+    """The last user message of ``messages`` (a request's on a short system prompt, or none) asks for
+    Claude Code's "while you were away" recap (:data:`_AWAY`)."""
+    last = next((m for m in reversed(messages[-2:]) if isinstance(m, dict) and m.get("role") == "user"), None)
+    for text in _texts(last.get("content")) if last is not None else ():
+        head = text[:len(_AWAY_MEMORY) + 8].lstrip()
+        if head.startswith(_AWAY) or head.startswith(_AWAY_MEMORY) and ("\n" + _AWAY) in text[-_AWAY_TAIL:]:
+            return True
+    return False
 
 
 def _is_security_monitor(system, messages: list) -> bool:
@@ -1464,7 +1492,15 @@ folder hold the same request: formats.claude_layout). The summary it answers ope
 after it as a user message, ``This session is being continued from a previous conversation ...``
 (read as the session file's summary line is: formats.claude_code). Through a logging proxy the
 instruction was a prompt of the person's and the summary the assistant's words."""
-_FORK_ASKS = (SUGGESTION_MODE, CLAUDE_COMPACTION)
+SIDE_QUESTION = "<system-reminder>This is a side question from the user."
+"""How the user message opens that Claude Code adds after the conversation so far for ``/btw
+<question>``: a fork on the conversation's model, no tools, one answer, the question after the
+reminder's end (``runSideQuestion``, querySource ``side_question``; the reminder as
+Piebald-AI/claude-code-system-prompts records it for 2.1.23, ``This is a side question from the user.
+You must answer this question directly in a single response. ...``). Through a logging proxy the
+question was a prompt of the person's (its reminder set aside as the CLI's note) and the answer the
+assistant's words, in the middle of the work the main agent went on with."""
+_FORK_ASKS = (SUGGESTION_MODE, CLAUDE_COMPACTION, SIDE_QUESTION)
 
 
 def is_claude_compaction(message: object) -> bool:
@@ -1482,8 +1518,9 @@ def _texts(content: object) -> list[str]:
 
 
 def claude_fork_at(messages: list) -> int | None:
-    """Where in ``messages`` (a request's, its answer maybe after them) Claude Code's suggestion fork
-    or its compaction adds its question (:data:`SUGGESTION_MODE`, :data:`CLAUDE_COMPACTION`), or None:
+    """Where in ``messages`` (a request's, its answer maybe after them) Claude Code's suggestion fork,
+    its compaction or a ``/btw`` side question adds its question (:data:`SUGGESTION_MODE`,
+    :data:`CLAUDE_COMPACTION`, :data:`SIDE_QUESTION`), or None:
     a request of the conversation."""
     for at in range(len(messages) - 1, max(len(messages) - 3, -1), -1):  # the last user message
         message = messages[at]
@@ -1636,16 +1673,28 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
                         host=remote_host(args) if command is not None else None)
         elif btype == "tool_result":
             output = block_text(block.get("content"))
-            code = exit_code_of(output)
-            if code is None:
-                code = trailing_exit_code(output)  # Factory Droid's "[Process exited with code N]"
-            failed = bool(code)
-            if code is None:
-                code, failed = cline_task.exit_status(output)  # Roo Code's "Exit code: N"
             call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None
+            read = None
+            if call_id is not None and call_names.get(call_id) == "Read":
+                # Claude Code's Read of a text file, as the model got it: the file's text is what
+                # it read (was each line behind its number and the CLI's malware reminder after it:
+                # a traceback in a log it read lost its exception line, and a line "Exit code 1"
+                # of the file is no exit of the call)
+                read = claude_code.read_file_text(output)
+            if read is not None:
+                code, failed = None, False
+            else:
+                code = exit_code_of(output)
+                if code is None:
+                    code = trailing_exit_code(output)  # Factory Droid's "[Process exited with code N]"
+                failed = bool(code)
+                if code is None:
+                    code, failed = cline_task.exit_status(output)  # Roo Code's "Exit code: N"
             typed = ()
             if _STEERED in output:  # what the person typed while it ran, as Claude Code tells the model
                 output, typed = _steered(output)
+            if read is not None:  # (the file's text without the person's words, when they came in it)
+                output = (claude_code.read_file_text(output) or read) if typed else read
             yield event("tool_result", "tool", i, call_id=call_id, text=output, exit_code=code,
                         is_error=block.get("is_error") is True or failed)
             yield from (event("prompt", "user", i, text=said) for said in typed)
