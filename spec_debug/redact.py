@@ -73,6 +73,10 @@ brackets at its end, which close the mapping or list it stands in: `{hf_token: a
 So a closing parenthesis, where the value opens none: `login(token=abc)` and the failed check's
 `(..., facts.hf_token = None)` lost their ")" to the mask (`a(b)` is a value of its own)."""
 
+_KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER)[_-]KEY"
+"""A key named for signing or encrypting, a secret's name as the words below are (JWT_SIGNING_KEY,
+RAILS_MASTER_KEY: _SECRET_KEY_NAME); SECRET_KEY and SECRET_KEY_BASE are spelt after SECRET in them."""
+
 _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # PEM private keys (the whole body).
     re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?P<secret>.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S),
@@ -82,7 +86,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # after the quoted name, which NAME=value below does not read (the quote and bracket between).
     # Numbered too (`os.environ["API_KEY_2"]`), as NAME=value and redact_value read the name.
     re.compile(r"(?i)(?:\[\s*|(?:setdefault|putenv|getenv|get)\(\s*)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"(?P=q))"
-               r"[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?(?P=q)"
+               r"[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]KEY(?:[_-]BASE)?)?|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?(?P=q)"
                r"\s*(?:\]\s*=(?!=)|,)\s*(?![\"']\d{1,11}[\"'])(?P<secret>\"[^\"\n]*\"|'[^'\n]*')"),
     # Before NAME=value: a cookie's whole value is one secret, not its `csrftoken=` alone (secret_spans
     # keeps the first of overlapping spans, and distill made a var of that one).
@@ -95,7 +99,8 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s(?:-b\s*|--cookie[= ]+)"
                r"(?P<secret>'[^'\n=]*=[^'\n]*'|\"[^\"\n$=]*=[^\"\n$]*\"|[^\s'\"$=]+=[^\s'\"]*)"),
     # NAME=value for secret-looking names (HF_TOKEN=..., OPENAI_API_KEY=..., password=...). The name
-    # must END in the secret word: num_draft_tokens=4 or max_tokens: 512 are not secrets.
+    # must END in the secret word: num_draft_tokens=4 or max_tokens: 512 are not secrets. A key
+    # named for signing or encrypting is one (DJANGO_SECRET_KEY, SIGNING_KEY: _SECRET_KEY_NAME).
     # Also a JSON key ("hf_token": "...") and an HTTP header spelt with hyphens (x-api-key: ...,
     # GitLab's PRIVATE-TOKEN: ...).
     # A default typed into a parameter expansion (`HF_TOKEN=${HF_TOKEN:-hf_...}`,
@@ -107,21 +112,21 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # does. Before the NAME=value pattern, which no longer reads the NAME inside `${`: it used to
     # mask from the `:` on (`${HF_TOKEN:***REDACTED***`, also on an empty default), and left
     # `--api-key ${KEY:-sekrit}` whole.
-    re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?\b[\"']?\s*[=:]\s*\"?"
-               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)(?:[-_]?\d{1,3})?[= ]+\"?)"
+    re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]KEY(?:[_-]BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:]\s*\"?"
+               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?[= ]+\"?)"
                r"\$\{[A-Z_][A-Z0-9_]{0,64}" + _EXPANSION_DEFAULT),
-    re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY)(?:_?\d{1,3})?"
+    re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET(?:_KEY(?:_BASE)?)?|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|" + _KEY_SECRETS.replace("[_-]", "_") + r")(?:_?\d{1,3})?"
                + _EXPANSION_DEFAULT),
     # A number may follow the secret word, as in a name redact_value masks (`HF_TOKEN_2=...`,
     # `--var mongo_password_2=...`, the second secret of one kind distill asks for).
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]KEY(?:[_-]BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
     # backslash after the name (the body was kept in clear). The escaped quotes stay around the mask.
-    re.compile(r"(?i)\\\"(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?"
+    re.compile(r"(?i)\\\"(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]KEY(?:[_-]BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?"
                r"\\\"\s*:\s*\\\"(?P<secret>(?!\$)(?:[^\"\\\n]|\\[^\"\n])+)\\\""),
     # The value of a secret-named variable in a list of name/value pairs, the shape a container's
     # environment takes in Kubernetes (`kubectl get deploy -o yaml`: `- name: HF_TOKEN` then
@@ -131,7 +136,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # it (the name and its value are two keys' values), so the token stood in the postmortem as
     # typed. `valueFrom:` (a secretKeyRef) holds no value. The name may be numbered (HF_TOKEN_2).
     re.compile(r"(?i)(?<![\w-])name[\"']?\s*[:=]\s*[\"']?(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_.-]{0,64}?"
-               r"(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]?KEY)(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?"
+               r"(?:TOKEN|SECRET(?:[_-]KEY(?:[_-]BASE)?)?|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]?KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?"
                r"value[\"']?\s*[:=]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE; spelt with underscores
@@ -142,7 +147,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # value), as the argv walk (_redact_list) reads it: masked, the evidence lost `--port`.
     # Nor is a redirection or another shell operator: `gh auth login --with-token < mytoken.txt`
     # (a flag that reads the token from standard input) read `--with-token ***REDACTED*** mytoken.txt`.
-    re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)"
+    re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret(?:[-_]key)?)"
                r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
@@ -479,8 +484,12 @@ def _may_need_named(text: str) -> bool:
 # separator: `bypass`, `compass` are not secrets (nor PWD, the working directory in env dumps).
 # A number may follow: distill names a second secret of one kind `mongo_password_2`, and a user
 # passes `--var api_key_2=...` or keeps DB_PASSWORD2 beside DB_PASSWORD.
-_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|pass|passphrase|api_?key|access_?key|private_?key)"
-                              r"(?:[_-]?\d{1,3})?$")
+# A key that signs or encrypts is named for what it does: Django's and Flask's SECRET_KEY (the
+# setting both read: docs.djangoproject.com/en/5.1/ref/settings/#secret-key, flask.palletsprojects.com
+# config SECRET_KEY), SIGNING_KEY, ENCRYPTION_KEY, Rails' RAILS_MASTER_KEY and SECRET_KEY_BASE;
+# not a key that names a row or a file (primary_key, sort_key, secret_key_path, public_key).
+_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|pass|passphrase|api_?key|access_?key|private_?key"
+                              r"|(?:secret|signing|encryption|master)[_-]?key(?:[_-]base)?)(?:[_-]?\d{1,3})?$")
 
 
 def _masked(value: str) -> str:
@@ -574,7 +583,7 @@ def _any_secret_key(keys: tuple) -> bool:
 # from /proc/PID/cmdline, in the launch facts): the text pattern reads `--api-key VALUE` in one
 # string, and each word alone is no secret.
 _SECRET_FLAG_WORD = re.compile(r"(?i)--(?!" + _TOKENIZER_TOKENS + r"\Z)(?:[a-z0-9_-]{0,64}[-_])?"
-                               r"(?:api[-_]key|token|password|secret)(?:[-_]?\d{1,3})?").fullmatch
+                               r"(?:api[-_]key|token|password|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?").fullmatch
 
 
 _NO_SECRET_WORDS = frozenset(("True", "False", "null", "true", "false"))
