@@ -73,9 +73,11 @@ brackets at its end, which close the mapping or list it stands in: `{hf_token: a
 So a closing parenthesis, where the value opens none: `login(token=abc)` and the failed check's
 `(..., facts.hf_token = None)` lost their ")" to the mask (`a(b)` is a value of its own)."""
 
-_KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER)[_-]KEY"
+_KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER)[_-]KEY|MYSQL[_-]PWD"
 """A key named for signing or encrypting, a secret's name as the words below are (JWT_SIGNING_KEY,
-RAILS_MASTER_KEY: _SECRET_KEY_NAME); SECRET_KEY and SECRET_KEY_BASE are spelt after SECRET in them."""
+RAILS_MASTER_KEY: _SECRET_KEY_NAME); SECRET_KEY and SECRET_KEY_BASE are spelt after SECRET in them.
+And MYSQL_PWD, the password the MySQL client reads from the environment (_CLIENT_PATTERNS), as a
+compose file's `MYSQL_PWD: ...`, an env list's {"name": "MYSQL_PWD", "value": ...} or code sets it."""
 
 _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # PEM private keys (the whole body).
@@ -488,8 +490,11 @@ def _may_need_named(text: str) -> bool:
 # setting both read: docs.djangoproject.com/en/5.1/ref/settings/#secret-key, flask.palletsprojects.com
 # config SECRET_KEY), SIGNING_KEY, ENCRYPTION_KEY, Rails' RAILS_MASTER_KEY and SECRET_KEY_BASE;
 # not a key that names a row or a file (primary_key, sort_key, secret_key_path, public_key).
+# MYSQL_PWD (the MySQL client's password from the environment, not PWD the directory) and
+# GITHUB_PAT (a GitHub personal access token: the name R's gh and usethis read it under).
 _SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|pass|passphrase|api_?key|access_?key|private_?key"
-                              r"|(?:secret|signing|encryption|master)[_-]?key(?:[_-]base)?)(?:[_-]?\d{1,3})?$")
+                              r"|(?:secret|signing|encryption|master)[_-]?key(?:[_-]base)?|mysql_?pwd|(?:github|gitlab|gh)_?pat)"
+                              r"(?:[_-]?\d{1,3})?$")
 
 
 def _masked(value: str) -> str:
