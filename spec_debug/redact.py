@@ -231,6 +231,11 @@ _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # NVIDIA API keys (NGC, build.nvidia.com; what `docker login nvcr.io` and a NIM container take
     # as NGC_API_KEY): `nvapi-` and 64 characters of letters, digits, `_` and `-`.
     re.compile(r"(?P<secret>nvapi-(?<=\bnvapi-)[A-Za-z0-9_-]{20,})"),
+    # Tailscale's keys (tailscale.com/kb/1277/key-prefixes: "tskey-" and the key's type, auth,
+    # api, client, scim, webhook, then its id and secret): the auth key `tailscale up --authkey
+    # tskey-auth-...` (or TS_AUTHKEY) joins a machine to the tailnet, as a GPU box is joined to
+    # reach it; the flag and the name say no "token" or "api_key". Whole, from "tskey-".
+    re.compile(r"(?P<secret>tskey-(?<=\btskey-)(?:[a-z]{2,8}-)?[A-Za-z0-9]{4,}-[A-Za-z0-9]{10,})"),
     # A JSON Web Token: header, payload and signature in base64url, joined by dots (RFC 7519 3,
     # RFC 7515 7.1); the header and the payload are JSON objects, so their base64 starts with "ey"
     # ('{"' is "eyJ"). It is the bearer credential a Kubernetes service account gets (`kubectl
@@ -430,12 +435,13 @@ _GITHUB_LITERAL = re.compile(r"gh[pousr]_").search
 
 def _may_hold_token(text: str) -> bool:
     """A literal every token shape starts with, as written (those patterns are case-sensitive):
-    hf_, sk-, glpat-, xox, nvapi-, AKIA, ASIA, AIza, ghp_, gho_, ghu_, ghs_, ghr_, github_pat_, eyJ (a JWT).
+    hf_, sk-, glpat-, xox, nvapi-, AKIA, ASIA, AIza, ghp_, gho_, ghu_, ghs_, ghr_, github_pat_, eyJ (a JWT), tskey-.
     github_pat_ has no "gh" in it: behind the "gh" test, a fine-grained token alone in a text
     (its 82 random characters hold no "gh" about 98 times in 100) was left unmasked."""
     return ("hf_" in text or "sk-" in text or "glpat-" in text or "xox" in text or "nvapi-" in text
             or _AWS_GOOGLE_LITERAL(text) is not None
-            or "gh" in text and _GITHUB_LITERAL(text) is not None or "github_pat_" in text or "eyJ" in text)
+            or "gh" in text and _GITHUB_LITERAL(text) is not None or "github_pat_" in text or "eyJ" in text
+            or "tskey-" in text)
 
 
 _FOLDS_TO_ASCII = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a", "k"))
