@@ -73,7 +73,7 @@ brackets at its end, which close the mapping or list it stands in: `{hf_token: a
 So a closing parenthesis, where the value opens none: `login(token=abc)` and the failed check's
 `(..., facts.hf_token = None)` lost their ")" to the mask (`a(b)` is a value of its own)."""
 
-_KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER)[_-]KEY|MYSQL[_-]PWD"
+_KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER)[_-]?KEY|MYSQL[_-]PWD"
 """A key named for signing or encrypting, a secret's name as the words below are (JWT_SIGNING_KEY,
 RAILS_MASTER_KEY: _SECRET_KEY_NAME); SECRET_KEY and SECRET_KEY_BASE are spelt after SECRET in them.
 And MYSQL_PWD, the password the MySQL client reads from the environment (_CLIENT_PATTERNS), as a
@@ -88,7 +88,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # after the quoted name, which NAME=value below does not read (the quote and bracket between).
     # Numbered too (`os.environ["API_KEY_2"]`), as NAME=value and redact_value read the name.
     re.compile(r"(?i)(?:\[\s*|(?:setdefault|putenv|getenv|get)\(\s*)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"(?P=q))"
-               r"[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]KEY(?:[_-]BASE)?)?|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?(?P=q)"
+               r"[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?(?P=q)"
                r"\s*(?:\]\s*=(?!=)|,)\s*(?![\"']\d{1,11}[\"'])(?P<secret>\"[^\"\n]*\"|'[^'\n]*')"),
     # Before NAME=value: a cookie's whole value is one secret, not its `csrftoken=` alone (secret_spans
     # keeps the first of overlapping spans, and distill made a var of that one).
@@ -114,7 +114,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # does. Before the NAME=value pattern, which no longer reads the NAME inside `${`: it used to
     # mask from the `:` on (`${HF_TOKEN:***REDACTED***`, also on an empty default), and left
     # `--api-key ${KEY:-sekrit}` whole.
-    re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]KEY(?:[_-]BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:]\s*\"?"
+    re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:]\s*\"?"
                r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?[= ]+\"?)"
                r"\$\{[A-Z_][A-Z0-9_]{0,64}" + _EXPANSION_DEFAULT),
     re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET(?:_KEY(?:_BASE)?)?|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|" + _KEY_SECRETS.replace("[_-]", "_") + r")(?:_?\d{1,3})?"
@@ -123,12 +123,12 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # `--var mongo_password_2=...`, the second secret of one kind distill asks for).
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]KEY(?:[_-]BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
     # backslash after the name (the body was kept in clear). The escaped quotes stay around the mask.
-    re.compile(r"(?i)\\\"(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]KEY(?:[_-]BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?"
+    re.compile(r"(?i)\\\"(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?"
                r"\\\"\s*:\s*\\\"(?P<secret>(?!\$)(?:[^\"\\\n]|\\[^\"\n])+)\\\""),
     # The value of a secret-named variable in a list of name/value pairs, the shape a container's
     # environment takes in Kubernetes (`kubectl get deploy -o yaml`: `- name: HF_TOKEN` then
@@ -138,7 +138,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # it (the name and its value are two keys' values), so the token stood in the postmortem as
     # typed. `valueFrom:` (a secretKeyRef) holds no value. The name may be numbered (HF_TOKEN_2).
     re.compile(r"(?i)(?<![\w-])name[\"']?\s*[:=]\s*[\"']?(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_.-]{0,64}?"
-               r"(?:TOKEN|SECRET(?:[_-]KEY(?:[_-]BASE)?)?|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]?KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?"
+               r"(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]?KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?"
                r"value[\"']?\s*[:=]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE; spelt with underscores
@@ -546,8 +546,16 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
 
 @lru_cache(maxsize=4096)  # the keys of a JSON document repeat on every record
 def is_secret_name(name: str) -> bool:
-    """A var or key named like a secret (hf_token, api-key, db_password): its value is masked."""
+    """A var or key named like a secret (hf_token, api-key, db_password): its value is masked.
+    Spelt in camelCase too (accessToken, hfToken, dbPassword, clientSecret: a JSON config's or a
+    JS client's keys), read as its words (access_Token), as the text patterns read `"accessToken":`."""
+    if not name.islower() and not name.isupper():
+        name = _CAMEL_WORD.sub("_", name)
     return bool(_SECRET_KEY_NAME.search(name)) and not re.fullmatch(_TOKENIZER_TOKENS, name, re.IGNORECASE)
+
+
+_CAMEL_WORD = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+"""Where a camelCase name's next word starts: `accessToken`, `HFToken` (an acronym, then a word)."""
 
 
 def redact_value(value: Any, key: str | None = None) -> Any:
