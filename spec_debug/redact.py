@@ -378,6 +378,18 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                            r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![$\"'-])[^\s;|&<>\"')`]+)")),
     # ldappasswd -s newPasswd and -a oldPasswd (ldappasswd(1); -S and -A ask); -w is the pattern above's.
     ("ldappasswd", _Scoped(r"ldappasswd(?<=\bldappasswd)\b" + _COMMAND_REST, r"\s-[as]\s*" + _QUOTED_OR_BARE)),
+    # A secret-named variable set by fish's `set -gx NAME VALUE` (fishshell.com docs, cmds/set:
+    # "set [-Uflg] NAME [VALUE ...]"; its FAQ: "set -x key value # typically set -gx key value") or
+    # csh's `setenv NAME VALUE`: a space, no "=", between the name and the value. Only with an
+    # option that sets (not -e/--erase, -q, -S, -n: no value follows) and on one line: prose
+    # ("set HF_TOKEN and retry") and bash's `set -x` before a new line are no assignment. A fish
+    # command substitution `(cat FILE)` is a reference, as `$(...)` is. Lower case, as the
+    # commands are typed (Apache's SetEnv is no shell's).
+    ("set", re.compile(r"(?<![\w-])(?:setenv|set(?:[ \t]+(?:-[fglxuUapL]+|--(?:global|local|function|universal|export"
+               r"|unexport|append|prepend|path|unpath)))+)[ \t]+(?!(?i:" + _TOKENIZER_TOKENS + r")[ \t])(?i:[A-Z0-9_]{0,64}?"
+               r"(?:TOKEN|SECRET(?:_?KEY(?:_?BASE)?)?|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|" + _KEY_SECRETS.replace("[_-]", "_")
+               + r"))(?:_?\d{1,3})?[ \t]+" + _SHELL_REFERENCE
+               + r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![(\"'$])[^\s;|&<>\"'()]+)")),
 ]
 """Clients that take a password on their command line under a flag named otherwise; each pattern
 runs only where its literal is in the text."""
