@@ -517,6 +517,7 @@ def _may_need_named(text: str) -> bool:
                                 or "openssl" in low and " -k" in low or "keytool" in low and " -new" in low))
 
 
+# Spelt with hyphens too, as HTTP headers are (`X-Api-Key`, a dict of headers parsed from JSON).
 # `db_pass`, `ssh_pass`, `key_passphrase`: the short spellings are as common in playbook vars as
 # `password` (Ansible's own ansible_ssh_pass, ansible_become_pass). Only as a whole word after a
 # separator: `bypass`, `compass` are not secrets (nor PWD, the working directory in env dumps).
@@ -528,7 +529,7 @@ def _may_need_named(text: str) -> bool:
 # not a key that names a row or a file (primary_key, sort_key, secret_key_path, public_key).
 # MYSQL_PWD (the MySQL client's password from the environment, not PWD the directory) and
 # GITHUB_PAT (a GitHub personal access token: the name R's gh and usethis read it under).
-_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|pass|passphrase|api_?key|access_?key|private_?key"
+_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|pass|passphrase|api[_-]?key|access[_-]?key|private[_-]?key"
                               r"|(?:secret|signing|encryption|master)[_-]?key(?:[_-]base)?|mysql_?pwd|(?:github|gitlab|gh)_?pat)"
                               r"(?:[_-]?\d{1,3})?$")
 
