@@ -61,6 +61,10 @@ asks), nor a read of the environment (`token=os.environ["HF_TOKEN"]`, `api_key=o
 `token=***REDACTED***"HF_TOKEN"])`. Bare only: a quoted "true" is a string typed in. (Python's
 None is still masked: tests/core/test_hardening69_redact_comparison.py pins `hf_token = None`.)"""
 
+_YAML_BLOCK = r"(?![|>][1-9+-]{0,2}[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z))"
+"""Not a YAML block scalar's header (`|`, `>-`, `|2`; YAML 1.2.2 8.1.1): the value is on the lines
+below it, the block pattern's secret."""
+
 _EXPANSION_DEFAULT = r":?[-=](?P<secret>\"(?!\$)[^\"}]+\"|'[^'}]+'|(?![$\"'])[^}\s\"'`]+)\}"
 """The default of a parameter expansion after its name, to the closing brace (``:-word``, ``:=word``,
 ``-word``, ``=word``; POSIX XCU 2.6.2): quoted, or bare up to the brace; not a reference
@@ -73,6 +77,12 @@ brackets at its end, which close the mapping or list it stands in: `{hf_token: a
 So a closing parenthesis, where the value opens none: `login(token=abc)` and the failed check's
 `(..., facts.hf_token = None)` lost their ")" to the mask (`a(b)` is a value of its own)."""
 
+_KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER)[_-]?KEY|MYSQL[_-]PWD"
+"""A key named for signing or encrypting, a secret's name as the words below are (JWT_SIGNING_KEY,
+RAILS_MASTER_KEY: _SECRET_KEY_NAME); SECRET_KEY and SECRET_KEY_BASE are spelt after SECRET in them.
+And MYSQL_PWD, the password the MySQL client reads from the environment (_CLIENT_PATTERNS), as a
+compose file's `MYSQL_PWD: ...`, an env list's {"name": "MYSQL_PWD", "value": ...} or code sets it."""
+
 _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # PEM private keys (the whole body).
     re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?P<secret>.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S),
@@ -82,7 +92,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # after the quoted name, which NAME=value below does not read (the quote and bracket between).
     # Numbered too (`os.environ["API_KEY_2"]`), as NAME=value and redact_value read the name.
     re.compile(r"(?i)(?:\[\s*|(?:setdefault|putenv|getenv|get)\(\s*)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"(?P=q))"
-               r"[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?(?P=q)"
+               r"[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?(?P=q)"
                r"\s*(?:\]\s*=(?!=)|,)\s*(?![\"']\d{1,11}[\"'])(?P<secret>\"[^\"\n]*\"|'[^'\n]*')"),
     # Before NAME=value: a cookie's whole value is one secret, not its `csrftoken=` alone (secret_spans
     # keeps the first of overlapping spans, and distill made a var of that one).
@@ -95,7 +105,8 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s(?:-b\s*|--cookie[= ]+)"
                r"(?P<secret>'[^'\n=]*=[^'\n]*'|\"[^\"\n$=]*=[^\"\n$]*\"|[^\s'\"$=]+=[^\s'\"]*)"),
     # NAME=value for secret-looking names (HF_TOKEN=..., OPENAI_API_KEY=..., password=...). The name
-    # must END in the secret word: num_draft_tokens=4 or max_tokens: 512 are not secrets.
+    # must END in the secret word: num_draft_tokens=4 or max_tokens: 512 are not secrets. A key
+    # named for signing or encrypting is one (DJANGO_SECRET_KEY, SIGNING_KEY: _SECRET_KEY_NAME).
     # Also a JSON key ("hf_token": "...") and an HTTP header spelt with hyphens (x-api-key: ...,
     # GitLab's PRIVATE-TOKEN: ...).
     # A default typed into a parameter expansion (`HF_TOKEN=${HF_TOKEN:-hf_...}`,
@@ -107,21 +118,28 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # does. Before the NAME=value pattern, which no longer reads the NAME inside `${`: it used to
     # mask from the `:` on (`${HF_TOKEN:***REDACTED***`, also on an empty default), and left
     # `--api-key ${KEY:-sekrit}` whole.
-    re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?\b[\"']?\s*[=:]\s*\"?"
-               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)(?:[-_]?\d{1,3})?[= ]+\"?)"
+    re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:]\s*\"?"
+               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?[= ]+\"?)"
                r"\$\{[A-Z_][A-Z0-9_]{0,64}" + _EXPANSION_DEFAULT),
-    re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY)(?:_?\d{1,3})?"
+    re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET(?:_KEY(?:_BASE)?)?|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|" + _KEY_SECRETS.replace("[_-]", "_") + r")(?:_?\d{1,3})?"
                + _EXPANSION_DEFAULT),
+    # A YAML block scalar under a secret's name (`hf_token: |` or `secret_key: >-`, then the value
+    # on the lines below, indented; YAML 1.2.2 8.1, block scalar headers): its lines are the
+    # secret. NAME=value below read the "|" for the value: masked, the token stood on the next line
+    # under `hf_token: ***REDACTED***`. The indentation stays, as the name does.
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?"
+               r"|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?[\"']?[ \t]*:[ \t]*"
+               r"[|>][1-9+-]{0,2}[ \t]*(?:#[^\n]*)?\r?\n(?P<ind>[ \t]+)(?P<secret>\S[^\r\n]*(?:\r?\n(?P=ind)[^\r\n]*)*)"),
     # A number may follow the secret word, as in a name redact_value masks (`HF_TOKEN_2=...`,
     # `--var mongo_password_2=...`, the second secret of one kind distill asks for).
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _YAML_BLOCK
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
     # backslash after the name (the body was kept in clear). The escaped quotes stay around the mask.
-    re.compile(r"(?i)\\\"(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?"
+    re.compile(r"(?i)\\\"(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?"
                r"\\\"\s*:\s*\\\"(?P<secret>(?!\$)(?:[^\"\\\n]|\\[^\"\n])+)\\\""),
     # The value of a secret-named variable in a list of name/value pairs, the shape a container's
     # environment takes in Kubernetes (`kubectl get deploy -o yaml`: `- name: HF_TOKEN` then
@@ -131,7 +149,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # it (the name and its value are two keys' values), so the token stood in the postmortem as
     # typed. `valueFrom:` (a secretKeyRef) holds no value. The name may be numbered (HF_TOKEN_2).
     re.compile(r"(?i)(?<![\w-])name[\"']?\s*[:=]\s*[\"']?(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_.-]{0,64}?"
-               r"(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]?KEY)(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?"
+               r"(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]?KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?"
                r"value[\"']?\s*[:=]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE; spelt with underscores
@@ -142,7 +160,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # value), as the argv walk (_redact_list) reads it: masked, the evidence lost `--port`.
     # Nor is a redirection or another shell operator: `gh auth login --with-token < mytoken.txt`
     # (a flag that reads the token from standard input) read `--with-token ***REDACTED*** mytoken.txt`.
-    re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)"
+    re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret(?:[-_]key)?)"
                r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
@@ -224,6 +242,18 @@ _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # NVIDIA API keys (NGC, build.nvidia.com; what `docker login nvcr.io` and a NIM container take
     # as NGC_API_KEY): `nvapi-` and 64 characters of letters, digits, `_` and `-`.
     re.compile(r"(?P<secret>nvapi-(?<=\bnvapi-)[A-Za-z0-9_-]{20,})"),
+    # Tailscale's keys (tailscale.com/kb/1277/key-prefixes: "tskey-" and the key's type, auth,
+    # api, client, scim, webhook, then its id and secret): the auth key `tailscale up --authkey
+    # tskey-auth-...` (or TS_AUTHKEY) joins a machine to the tailnet, as a GPU box is joined to
+    # reach it; the flag and the name say no "token" or "api_key". Whole, from "tskey-".
+    re.compile(r"(?P<secret>tskey-(?<=\btskey-)(?:[a-z]{2,8}-)?[A-Za-z0-9]{4,}-[A-Za-z0-9]{10,})"),
+    # A JSON Web Token: header, payload and signature in base64url, joined by dots (RFC 7519 3,
+    # RFC 7515 7.1); the header and the payload are JSON objects, so their base64 starts with "ey"
+    # ('{"' is "eyJ"). It is the bearer credential a Kubernetes service account gets (`kubectl
+    # create token default` prints it alone on a line), `gcloud auth print-identity-token` prints,
+    # and a gateway in front of the server checks; printed bare, no name or header says so. A token
+    # with no signature (alg "none") grants nothing and is left.
+    re.compile(r"(?P<secret>eyJ(?<=\beyJ)[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})"),
 ]
 
 _CLIENT_PATTERNS: list[re.Pattern[str]] = [
@@ -359,6 +389,18 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                            r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![$\"'-])[^\s;|&<>\"')`]+)")),
     # ldappasswd -s newPasswd and -a oldPasswd (ldappasswd(1); -S and -A ask); -w is the pattern above's.
     ("ldappasswd", _Scoped(r"ldappasswd(?<=\bldappasswd)\b" + _COMMAND_REST, r"\s-[as]\s*" + _QUOTED_OR_BARE)),
+    # A secret-named variable set by fish's `set -gx NAME VALUE` (fishshell.com docs, cmds/set:
+    # "set [-Uflg] NAME [VALUE ...]"; its FAQ: "set -x key value # typically set -gx key value") or
+    # csh's `setenv NAME VALUE`: a space, no "=", between the name and the value. Only with an
+    # option that sets (not -e/--erase, -q, -S, -n: no value follows) and on one line: prose
+    # ("set HF_TOKEN and retry") and bash's `set -x` before a new line are no assignment. A fish
+    # command substitution `(cat FILE)` is a reference, as `$(...)` is. Lower case, as the
+    # commands are typed (Apache's SetEnv is no shell's).
+    ("set", re.compile(r"(?<![\w-])(?:setenv|set(?:[ \t]+(?:-[fglxuUapL]+|--(?:global|local|function|universal|export"
+               r"|unexport|append|prepend|path|unpath)))+)[ \t]+(?!(?i:" + _TOKENIZER_TOKENS + r")[ \t])(?i:[A-Z0-9_]{0,64}?"
+               r"(?:TOKEN|SECRET(?:_?KEY(?:_?BASE)?)?|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|" + _KEY_SECRETS.replace("[_-]", "_")
+               + r"))(?:_?\d{1,3})?[ \t]+" + _SHELL_REFERENCE
+               + r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![(\"'$])[^\s;|&<>\"'()]+)")),
 ]
 """Clients that take a password on their command line under a flag named otherwise; each pattern
 runs only where its literal is in the text."""
@@ -416,12 +458,13 @@ _GITHUB_LITERAL = re.compile(r"gh[pousr]_").search
 
 def _may_hold_token(text: str) -> bool:
     """A literal every token shape starts with, as written (those patterns are case-sensitive):
-    hf_, sk-, glpat-, xox, nvapi-, AKIA, ASIA, AIza, ghp_, gho_, ghu_, ghs_, ghr_, github_pat_.
+    hf_, sk-, glpat-, xox, nvapi-, AKIA, ASIA, AIza, ghp_, gho_, ghu_, ghs_, ghr_, github_pat_, eyJ (a JWT), tskey-.
     github_pat_ has no "gh" in it: behind the "gh" test, a fine-grained token alone in a text
     (its 82 random characters hold no "gh" about 98 times in 100) was left unmasked."""
     return ("hf_" in text or "sk-" in text or "glpat-" in text or "xox" in text or "nvapi-" in text
             or _AWS_GOOGLE_LITERAL(text) is not None
-            or "gh" in text and _GITHUB_LITERAL(text) is not None or "github_pat_" in text)
+            or "gh" in text and _GITHUB_LITERAL(text) is not None or "github_pat_" in text or "eyJ" in text
+            or "tskey-" in text)
 
 
 _FOLDS_TO_ASCII = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a", "k"))
@@ -474,12 +517,20 @@ def _may_need_named(text: str) -> bool:
                                 or "openssl" in low and " -k" in low or "keytool" in low and " -new" in low))
 
 
+# Spelt with hyphens too, as HTTP headers are (`X-Api-Key`, a dict of headers parsed from JSON).
 # `db_pass`, `ssh_pass`, `key_passphrase`: the short spellings are as common in playbook vars as
 # `password` (Ansible's own ansible_ssh_pass, ansible_become_pass). Only as a whole word after a
 # separator: `bypass`, `compass` are not secrets (nor PWD, the working directory in env dumps).
 # A number may follow: distill names a second secret of one kind `mongo_password_2`, and a user
 # passes `--var api_key_2=...` or keeps DB_PASSWORD2 beside DB_PASSWORD.
-_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|pass|passphrase|api_?key|access_?key|private_?key)"
+# A key that signs or encrypts is named for what it does: Django's and Flask's SECRET_KEY (the
+# setting both read: docs.djangoproject.com/en/5.1/ref/settings/#secret-key, flask.palletsprojects.com
+# config SECRET_KEY), SIGNING_KEY, ENCRYPTION_KEY, Rails' RAILS_MASTER_KEY and SECRET_KEY_BASE;
+# not a key that names a row or a file (primary_key, sort_key, secret_key_path, public_key).
+# MYSQL_PWD (the MySQL client's password from the environment, not PWD the directory) and
+# GITHUB_PAT (a GitHub personal access token: the name R's gh and usethis read it under).
+_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|pass|passphrase|api[_-]?key|access[_-]?key|private[_-]?key"
+                              r"|(?:secret|signing|encryption|master)[_-]?key(?:[_-]base)?|mysql_?pwd|(?:github|gitlab|gh)_?pat)"
                               r"(?:[_-]?\d{1,3})?$")
 
 
@@ -519,8 +570,16 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
 
 @lru_cache(maxsize=4096)  # the keys of a JSON document repeat on every record
 def is_secret_name(name: str) -> bool:
-    """A var or key named like a secret (hf_token, api-key, db_password): its value is masked."""
+    """A var or key named like a secret (hf_token, api-key, db_password): its value is masked.
+    Spelt in camelCase too (accessToken, hfToken, dbPassword, clientSecret: a JSON config's or a
+    JS client's keys), read as its words (access_Token), as the text patterns read `"accessToken":`."""
+    if not name.islower() and not name.isupper():
+        name = _CAMEL_WORD.sub("_", name)
     return bool(_SECRET_KEY_NAME.search(name)) and not re.fullmatch(_TOKENIZER_TOKENS, name, re.IGNORECASE)
+
+
+_CAMEL_WORD = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+"""Where a camelCase name's next word starts: `accessToken`, `HFToken` (an acronym, then a word)."""
 
 
 def redact_value(value: Any, key: str | None = None) -> Any:
@@ -574,7 +633,7 @@ def _any_secret_key(keys: tuple) -> bool:
 # from /proc/PID/cmdline, in the launch facts): the text pattern reads `--api-key VALUE` in one
 # string, and each word alone is no secret.
 _SECRET_FLAG_WORD = re.compile(r"(?i)--(?!" + _TOKENIZER_TOKENS + r"\Z)(?:[a-z0-9_-]{0,64}[-_])?"
-                               r"(?:api[-_]key|token|password|secret)(?:[-_]?\d{1,3})?").fullmatch
+                               r"(?:api[-_]key|token|password|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?").fullmatch
 
 
 _NO_SECRET_WORDS = frozenset(("True", "False", "null", "true", "false"))
