@@ -142,7 +142,8 @@ def connect(
 def _with_passwd_home_config(exc: TransportError, target: SSHTarget) -> TransportError:
     """A name that resolves nowhere, looked up as given (no HostName for it in the config read),
     whose `Host` block is in the ~/.ssh/config ssh(1) reads under the passwd database's home:
-    the hint names both files (passwd_home_config_note). A copy, as in _said_with_name."""
+    the hint names both files (passwd_home_config_note), then still says to check the name (a
+    `Host gpu*` there matches a typo too). A copy, as in _said_with_name."""
     if not isinstance(exc, HostUnreachableError) or target.hostname != target.alias or target.proxy_jump \
             or not exc.message.startswith(f"{target.alias}: cannot resolve host name "):
         return exc
@@ -150,7 +151,7 @@ def _with_passwd_home_config(exc: TransportError, target: SSHTarget) -> Transpor
     if note is None:
         return exc
     noted = copy.copy(exc)
-    noted.hint = note
+    noted.hint = f"{note}; or {exc.hint}" if exc.hint else note
     return noted.with_traceback(exc.__traceback__)
 
 
