@@ -39,7 +39,7 @@ from spec_debug.runner.ssh_abandon import (
     open_channel_unless,
     opening_connection,
 )
-from spec_debug.runner.ssh_config import SSH_CONFIG_FILE_OPTION, SSHTarget, load_ssh_config, parse_destination, resolve_target
+from spec_debug.runner.ssh_config import SSH_CONFIG_FILE_OPTION, SSHTarget, load_ssh_config, parse_destination, quoted_host_name, resolve_target
 from spec_debug.runner.ssh_target import jump_text
 from spec_debug.runner.ssh_connection import DEFAULT_MAX_SESSIONS, Connection, ConnectOptions
 from spec_debug.runner.ssh_handshake import _handshake_retrying
@@ -141,13 +141,18 @@ def connect(
 
 def _with_passwd_home_config(exc: TransportError, target: SSHTarget) -> TransportError:
     """A name that resolves nowhere, looked up as given (no HostName for it in the config read),
-    whose `Host` block is in the ~/.ssh/config ssh(1) reads under the passwd database's home:
+    the host's or a jump host's, whose `Host` block is in the ~/.ssh/config ssh(1) reads under the passwd database's home:
     the hint names both files (passwd_home_config_note), then still says to check the name (a
     `Host gpu*` there matches a typo too). A copy, as in _said_with_name."""
-    if not isinstance(exc, HostUnreachableError) or target.hostname != target.alias or target.proxy_jump \
-            or not exc.message.startswith(f"{target.alias}: cannot resolve host name "):
+    if not isinstance(exc, HostUnreachableError):
         return exc
-    note = passwd_home_config_note(target.alias)
+    # the host itself, or a jump host of its ProxyJump (whose failure reaches it as its own)
+    names = [hop.destination.host for hop in target.proxy_jump] if target.proxy_jump else [target.alias]
+    unresolved = next((alias for alias in names
+                       if exc.message.startswith(f"{alias}: cannot resolve host name {quoted_host_name(alias)} (")), None)
+    if unresolved is None:
+        return exc
+    note = passwd_home_config_note(unresolved)
     if note is None:
         return exc
     noted = copy.copy(exc)
