@@ -140,16 +140,16 @@ def connect(
 
 
 def _with_passwd_home_config(exc: TransportError, target: SSHTarget) -> TransportError:
-    """A name that resolves nowhere, looked up as given (no HostName for it in the config read),
-    the host's or a jump host's, whose `Host` block is in the ~/.ssh/config ssh(1) reads under the passwd database's home:
-    the hint names both files (passwd_home_config_note), then still says to check the name (a
-    `Host gpu*` there matches a typo too). A copy, as in _said_with_name."""
+    """A name looked up as given (no HostName for it in the config read), the host's or a jump
+    host's, here or by the jump host before it, that could not be reached, whose `Host` block is
+    in the ~/.ssh/config ssh(1) reads under the passwd database's home: the hint names both
+    files (passwd_home_config_note), then still says what it said (a `Host gpu*` there matches
+    a typo too). A copy, as in _said_with_name."""
     if not isinstance(exc, HostUnreachableError):
         return exc
     # the host itself, or a jump host of its ProxyJump (whose failure reaches it as its own)
-    names = [hop.destination.host for hop in target.proxy_jump] if target.proxy_jump else [target.alias]
-    unresolved = next((alias for alias in names
-                       if exc.message.startswith(f"{alias}: cannot resolve host name {quoted_host_name(alias)} (")), None)
+    names = [target.alias, *(hop.destination.host for hop in target.proxy_jump)]
+    unresolved = next((alias for alias in names if _looked_up_as_given(exc.message, alias)), None)
     if unresolved is None:
         return exc
     note = passwd_home_config_note(unresolved)
@@ -158,6 +158,17 @@ def _with_passwd_home_config(exc: TransportError, target: SSHTarget) -> Transpor
     noted = copy.copy(exc)
     noted.hint = f"{note}; or {exc.hint}" if exc.hint else note
     return noted.with_traceback(exc.__traceback__)
+
+
+def _looked_up_as_given(message: str, alias: str) -> bool:
+    """Whether message says alias, as its own host name, resolved nowhere here (ssh_tcp) or
+    could not be reached by the jump host before it (ssh_jump._jump_channel: the jump host
+    looks the name up), but for a jump host that refuses to forward at all."""
+    if message.startswith(f"{alias}: cannot resolve host name {quoted_host_name(alias)} ("):
+        return True
+    head, said, rest = message.partition(" could not open a connection to ")
+    return bool(said) and head.startswith(f"{alias}: jump host ") and rest.startswith(f"{alias}:") \
+        and "it refuses to forward" not in rest
 
 
 def _said_through_jump(exc: TransportError, target: SSHTarget) -> TransportError:

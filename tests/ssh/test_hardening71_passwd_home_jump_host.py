@@ -6,8 +6,10 @@ ssh(1) reads `~/.ssh/config` from the passwd database's home (openssh-portable s
 that same config (the `ssh -J` it starts reads it too). `gpu` (in $HOME's config) jumping
 through `bastion`, whose `Host bastion` block is in the passwd home's file only, failed with
 "gpu: jump host bastion: cannot resolve host name 'bastion'" and the hint to check the name
-alone: the note was given for the host's own name only. Real sshd; the passwd home is the
-test's own.
+alone: the note was given for the host's own name only. A name the jump host before it looks
+up itself (`ProxyJump target,bastion`, or `-J target` to a host named only in that file) failed
+there ("jump host target could not open a connection to bastion:22") with no note either.
+Real sshd; the passwd home is the test's own.
 """
 
 from __future__ import annotations
@@ -37,6 +39,12 @@ def _account(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hosts: dict[str, d
     return account
 
 
+def _note(client: ClientSetup, account: Path, alias: str) -> str:
+    theirs = account / ".ssh" / "config"
+    return (f"spec-debug reads ~/.ssh/config under $HOME ({client.home}), which has no `Host {alias}`; ssh(1) reads "
+            f"{theirs}, under this account's home in the passwd database, which has: run with -F {theirs} (or HOME={account})")
+
+
 def _unreachable(client: ClientSetup, sshd: SshServer, jump: str, name: str | None = None) -> HostUnreachableError:
     client.alias("gpu", sshd, ProxyJump=jump)
     with pytest.raises(HostUnreachableError) as info:
@@ -56,6 +64,31 @@ def test_a_jump_host_only_in_the_passwd_homes_config_is_named(
         f"{theirs}, under this account's home in the passwd database, which has: run with -F {theirs} (or HOME={account}); "
         f"or {_CHECK}"
     ), error.hint
+
+
+def test_a_later_jump_host_only_there_is_named_when_the_first_cannot_reach_it(
+    client: ClientSetup, sshd: SshServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ProxyJump target,bastion`: the first hop (in $HOME's config) looks `bastion` up itself."""
+    account = _account(tmp_path, monkeypatch, {_BASTION: {"HostName": sshd.address, "Port": sshd.port}})
+    error = _unreachable(client, sshd, f"target,{_BASTION}")
+    assert error.message.startswith(f"gpu: jump host {_BASTION}: jump host target could not open a connection to {_BASTION}:22 ("), error.message
+    assert error.hint == (
+        f"{_note(client, account, _BASTION)}; or check {_BASTION}'s HostName and Port as target sees them, and that sshd runs there"
+    ), error.hint
+
+
+def test_the_host_only_there_is_named_when_its_jump_host_cannot_reach_it(
+    client: ClientSetup, sshd: SshServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A jump host given outside that file (an inventory's `-J target`) for a host named only in it."""
+    account = _account(tmp_path, monkeypatch, {_BASTION: {"HostName": sshd.address, "Port": sshd.port}})
+    with pytest.raises(HostUnreachableError) as info:
+        SSHTransport.connect(_BASTION, client.options(ssh_config_path=None), ssh_options={"proxyjump": "target"})
+    assert info.value.message.startswith(f"{_BASTION}: jump host target could not open a connection to {_BASTION}:22 ("), info.value.message
+    assert info.value.hint == (
+        f"{_note(client, account, _BASTION)}; or check {_BASTION}'s HostName and Port as target sees them, and that sshd runs there"
+    ), info.value.hint
 
 
 def test_no_note_when_the_jump_host_is_not_in_the_passwd_homes_config(
