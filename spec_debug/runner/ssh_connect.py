@@ -39,7 +39,7 @@ from spec_debug.runner.ssh_abandon import (
     open_channel_unless,
     opening_connection,
 )
-from spec_debug.runner.ssh_config import SSH_CONFIG_FILE_OPTION, SSHTarget, load_ssh_config, parse_destination, resolve_target
+from spec_debug.runner.ssh_config import SSH_CONFIG_FILE_OPTION, SSHTarget, load_ssh_config, parse_destination, quoted_host_name, resolve_target
 from spec_debug.runner.ssh_target import jump_text
 from spec_debug.runner.ssh_connection import DEFAULT_MAX_SESSIONS, Connection, ConnectOptions
 from spec_debug.runner.ssh_handshake import _handshake_retrying
@@ -140,18 +140,35 @@ def connect(
 
 
 def _with_passwd_home_config(exc: TransportError, target: SSHTarget) -> TransportError:
-    """A name that resolves nowhere, looked up as given (no HostName for it in the config read),
-    whose `Host` block is in the ~/.ssh/config ssh(1) reads under the passwd database's home:
-    the hint names both files (passwd_home_config_note). A copy, as in _said_with_name."""
-    if not isinstance(exc, HostUnreachableError) or target.hostname != target.alias or target.proxy_jump \
-            or not exc.message.startswith(f"{target.alias}: cannot resolve host name "):
+    """A name looked up as given (no HostName for it in the config read), the host's or a jump
+    host's, here or by the jump host before it, that could not be reached, whose `Host` block is
+    in the ~/.ssh/config ssh(1) reads under the passwd database's home: the hint names both
+    files (passwd_home_config_note), then still says what it said (a `Host gpu*` there matches
+    a typo too). A copy, as in _said_with_name."""
+    if not isinstance(exc, HostUnreachableError):
         return exc
-    note = passwd_home_config_note(target.alias)
+    # the host itself, or a jump host of its ProxyJump (whose failure reaches it as its own)
+    names = [target.alias, *(hop.destination.host for hop in target.proxy_jump)]
+    unresolved = next((alias for alias in names if _looked_up_as_given(exc.message, alias)), None)
+    if unresolved is None:
+        return exc
+    note = passwd_home_config_note(unresolved)
     if note is None:
         return exc
     noted = copy.copy(exc)
-    noted.hint = note
+    noted.hint = f"{note}; or {exc.hint}" if exc.hint else note
     return noted.with_traceback(exc.__traceback__)
+
+
+def _looked_up_as_given(message: str, alias: str) -> bool:
+    """Whether message says alias, as its own host name, resolved nowhere here (ssh_tcp) or
+    could not be reached by the jump host before it (ssh_jump._jump_channel: the jump host
+    looks the name up), but for a jump host that refuses to forward at all."""
+    if message.startswith(f"{alias}: cannot resolve host name {quoted_host_name(alias)} ("):
+        return True
+    head, said, rest = message.partition(" could not open a connection to ")
+    return bool(said) and head.startswith(f"{alias}: jump host ") and rest.startswith(f"{alias}:") \
+        and "it refuses to forward" not in rest
 
 
 def _said_through_jump(exc: TransportError, target: SSHTarget) -> TransportError:

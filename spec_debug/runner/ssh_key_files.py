@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import fnmatch
 import getpass
+import glob
 import os
 import pwd
 import stat
@@ -46,9 +47,15 @@ def passwd_home_elsewhere() -> tuple[str, str] | None:
     return home, passwd_home
 
 
-def _names_host(config_file: str, alias: str) -> bool:
-    """Whether a `Host` line of config_file names alias by a pattern of its own (not `*` alone,
-    nor a negation). Read as text: a `Match exec` line is not run for a hint."""
+def _names_host(config_file: str, alias: str, home: str, depth: int = 0) -> bool:
+    """Whether a `Host` line of config_file, or of a file it `Include`s, names alias by a pattern
+    of its own (not `*` alone, nor a negation). Read as text: a `Match exec` line is not run for
+    a hint. An Include's relative path is under home's ~/.ssh and its `~` is home, as ssh(1)
+    takes them for the user's config (openssh-portable readconf.c, process_config_line_depth,
+    oInclude: _PATH_SSH_USER_DIR, then tilde_expand_filename; READCONF_MAX_DEPTH 16): a
+    `Host` block kept in ~/.ssh/config.d/ (`Include config.d/*`) was not found."""
+    if depth > 16:
+        return False
     try:
         with open(config_file, encoding="utf-8", errors="replace") as handle:
             text = handle.read(1 << 20)
@@ -56,7 +63,22 @@ def _names_host(config_file: str, alias: str) -> bool:
         return False
     for line in text.splitlines():
         words = line.replace("=", " ", 1).split()
-        if len(words) < 2 or words[0].lower() != "host":
+        if len(words) < 2:
+            continue
+        keyword = words[0].lower()
+        if keyword == "include":
+            for path in words[1:]:
+                if path.startswith("#"):
+                    break
+                path = path.strip('"')
+                if path.startswith("~"):
+                    path = home + path[1:] if path == "~" or path.startswith("~/") else os.path.expanduser(path)
+                elif not path.startswith("/"):
+                    path = os.path.join(home, ".ssh", path)
+                if any(_names_host(found, alias, home, depth + 1) for found in sorted(glob.glob(path))):
+                    return True
+            continue
+        if keyword != "host":
             continue
         for pattern in words[1:]:
             if pattern.startswith("#"):
@@ -77,7 +99,7 @@ def passwd_home_config_note(alias: str) -> str | None:
         return None
     home, passwd_home = homes
     theirs = os.path.join(passwd_home, ".ssh", "config")
-    if _names_host(os.path.join(home, ".ssh", "config"), alias) or not _names_host(theirs, alias):
+    if _names_host(os.path.join(home, ".ssh", "config"), alias, home) or not _names_host(theirs, alias, passwd_home):
         return None
     return (f"spec-debug reads ~/.ssh/config under $HOME ({home}), which has no `Host {alias}`; ssh(1) reads {theirs}, "
             f"under this account's home in the passwd database, which has: run with -F {theirs} (or HOME={passwd_home})")

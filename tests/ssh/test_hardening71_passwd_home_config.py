@@ -55,7 +55,7 @@ def test_an_alias_only_in_the_passwd_homes_config_is_named(
     assert error.hint == (
         f"spec-debug reads ~/.ssh/config under $HOME ({client.home}), which has no `Host {_ALIAS}`; ssh(1) reads "
         f"{account / '.ssh' / 'config'}, under this account's home in the passwd database, which has: run with "
-        f"-F {account / '.ssh' / 'config'} (or HOME={account})"
+        f"-F {account / '.ssh' / 'config'} (or HOME={account}); or check the name, or its HostName in your ssh config"
     ), error.hint
 
 
