@@ -13,7 +13,8 @@ from typing import Any, Mapping
 from spec_debug.diagnose.checks.common import Where
 from spec_debug.eagle3.checkpoint import normalise_draft_name
 from spec_debug.eagle3.vocab import (VocabCheck, VocabIssue, check_d2t_present, check_embed_rows,
-                                     check_lm_head_rows, check_map_shapes, check_t2d, other_target_vocab)
+                                     check_lm_head_rows, check_map_shapes, check_t2d, d2t_length_line,
+                                     other_target_vocab)
 from spec_debug.record import Finding
 
 
@@ -101,7 +102,7 @@ def vocab_shape_report(tensors: Mapping[str, Any] | None, *, target_vocab_size: 
     checks = [check_map_shapes(d2t, t2d)]
     if d2t is not None and len(d2t) == 1 and d2t[0] != dv:
         checks.append(VocabCheck("d2t_offsets", ok=False, issues=(VocabIssue(
-            "d2t_length", f"d2t has {d2t[0]} entries, draft vocab is {dv}",
+            "d2t_length", d2t_length_line(d2t[0], dv),
             {"d2t_length": d2t[0]}),)))
     if target_vocab_size is not None:
         if (complete and lm_rows is not None) or d2t is not None:
