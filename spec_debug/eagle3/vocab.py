@@ -225,8 +225,8 @@ def _d2t_offsets(offsets: list[int], target_vocab_size: int, selected: list[int]
     if (rounded := float_d2t_issue(d2t_dtype, offsets)) is not None:
         issues.append(rounded)
     if draft_vocab_size is not None and len(offsets) != draft_vocab_size:
-        issues.append(VocabIssue("d2t_length", f"d2t has {len(offsets)} entries, draft vocab is "
-                                 f"{draft_vocab_size}" + _d2t_from_t2d(selected, draft_vocab_size),
+        issues.append(VocabIssue("d2t_length", d2t_length_line(len(offsets), draft_vocab_size)
+                                 + _d2t_from_t2d(selected, draft_vocab_size),
                                  {"d2t_length": len(offsets)}))
     if mapped is None:
         mapped = [i + o for i, o in enumerate(offsets)]
@@ -337,6 +337,25 @@ def _twice_mapped(mapped: list[int], target_vocab_size: int) -> str:
     return (f"; {which} to target id {m} ({len(repeated)} target id(s) named {how}): that "
             f"token is proposed from {rows} lm_head rows and {extra} selected id(s) are never "
             "proposed; save d2t again from the training's vocab map")
+
+
+def d2t_length_line(length: int, draft_vocab_size: int) -> str:
+    """The d2t_length line with what the engines do with it. It gave the two lengths alone.
+    vLLM loads d2t into its [draft_vocab_size] draft_id_to_target_id parameter
+    (model_executor/models/llama_eagle3.py Eagle3LlamaForCausalLM) through
+    default_weight_loader, which asserts equal sizes (model_loader/weight_utils.py), so the
+    server does not start. SGLang checks nothing: hot_token_id = d2t + arange(len(d2t))
+    (srt/models/llama_eagle3.py load_weights), which the draft step indexes with its top-k
+    draft ids (speculative/eagle_worker.py draft_forward, hot_token_id[topk_index])."""
+    if length < draft_vocab_size:
+        sglang = (f"SGLang loads it as its hot-token map and breaks at the first draft id of "
+                  f"{length} or more (hot_token_id[topk_index] out of range: a CUDA device-side "
+                  "assert)")
+    else:
+        sglang = f"SGLang loads it and reads only its first {draft_vocab_size} entries"
+    return (f"d2t has {length} entries, draft vocab is {draft_vocab_size}: vLLM loads d2t into its "
+            f"[{draft_vocab_size}] draft_id_to_target_id, whose loader asserts equal sizes, and "
+            f"does not start; {sglang}")
 
 
 def _d2t_from_t2d(selected: list[int] | None, draft_vocab_size: int) -> str:

@@ -266,7 +266,9 @@ def engine_weights_refusal(draft: Path | str | None, error: Any = None) -> dict[
     than fail as a step that could not run (SD003); with "unreadable_weight_files" where a
     weight file they load has a safetensors header that cannot be read (a git-lfs pointer, an
     empty file: the configs step's other SD710, from the same list_weights), the message and
-    hint the drafter's `error` gave for it; None otherwise (a run folder above the draft keeps
+    hint the drafter's `error` gave for it; with "denied_weight_files" (and "folder") where
+    the probe's user may not open one (permission denied: the configs step's SD710 warning);
+    None otherwise (a run folder above the draft keeps
     the drafter's own error)."""
     if draft is None:
         return None
@@ -279,9 +281,19 @@ def engine_weights_refusal(draft: Path | str | None, error: Any = None) -> dict[
     if refused is not None:
         return {"message": refused.message, "hint": refused.hint}
     try:
-        unreadable = list_weights(folder).unreadable_weight_files
+        listing = list_weights(folder)
     except OSError:
         return None
+    unreadable = listing.unreadable_weight_files
+    if not unreadable and listing.denied:
+        # a file the probe's user may not open (the drafter: "cannot read safetensors header
+        # ([Errno 13] Permission denied)"), which a server running as another user may load:
+        # the configs step's SD710 warning, not a step that could not run (SD003)
+        user = next((entry.get("user") for entry in listing.denied.values()
+                     if isinstance(entry, dict) and entry.get("user") is not None), None)
+        return {"message": f"{folder}: the probe's user{f' ({user})' if user else ''} may not "
+                           f"open {', '.join(listing.denied)} (permission denied)",
+                "hint": None, "denied_weight_files": listing.denied, "folder": str(folder)}
     if not unreadable:
         return None
     said = str(getattr(error, "message", None) or error or "")

@@ -18,7 +18,11 @@ def test_a_short_d2t_is_one_line_with_the_fix():
     report = check_vocab_maps(d2t=D2T[:-1], t2d=T2D, target_vocab_size=V, draft_vocab_size=DV)
     [issue] = report.issues
     assert issue.kind == "d2t_length" and issue.code == "SD302"
-    assert issue.message == ("d2t has 127 entries, draft vocab is 128; t2d selects 128 ids, one "
+    assert issue.message == ("d2t has 127 entries, draft vocab is 128: vLLM loads d2t into its [128] "
+                             "draft_id_to_target_id, whose loader asserts equal sizes, and does not "
+                             "start; SGLang loads it as its hot-token map and breaks at the first "
+                             "draft id of 127 or more (hot_token_id[topk_index] out of range: a CUDA "
+                             "device-side assert); t2d selects 128 ids, one "
                              "per lm_head row: save d2t again from it (d2t = "
                              "t2d.nonzero().squeeze(1) - arange(DV))")
 

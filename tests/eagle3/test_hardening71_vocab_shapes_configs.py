@@ -90,7 +90,10 @@ def test_a_draft_saved_without_d2t_is_sd301(copy):
 def test_a_d2t_cut_short_is_sd302(copy):
     _rewrite_draft(copy, lambda tensors: {**tensors, "d2t": tensors["d2t"][:DV - 28].clone()})
     assert _vocab_lines(_configs(copy, VLLM)) == [("SD302", "error", [
-        f"d2t has {DV - 28} entries, draft vocab is {DV}"])]
+        f"d2t has {DV - 28} entries, draft vocab is {DV}: vLLM loads d2t into its [{DV}] "
+        "draft_id_to_target_id, whose loader asserts equal sizes, and does not start; SGLang loads "
+        f"it as its hot-token map and breaks at the first draft id of {DV - 28} or more "
+        "(hot_token_id[topk_index] out of range: a CUDA device-side assert)"])]
 
 
 def test_a_draft_vocab_size_edited_away_from_lm_head_is_sd303_without_a_target(copy):

@@ -13,7 +13,8 @@ from typing import Any, Mapping
 from spec_debug.diagnose.checks.common import Where
 from spec_debug.eagle3.checkpoint import normalise_draft_name
 from spec_debug.eagle3.vocab import (VocabCheck, VocabIssue, check_d2t_present, check_embed_rows,
-                                     check_lm_head_rows, check_map_shapes, check_t2d, other_target_vocab)
+                                     check_lm_head_rows, check_map_shapes, check_t2d, d2t_length_line,
+                                     other_target_vocab)
 from spec_debug.record import Finding
 
 
@@ -31,11 +32,32 @@ def check_vocab_report(report: Mapping[str, Any], at: Where = Where()) -> list[F
     elif "SD302" in by_code:
         findings.append(at.finding("SD302", [i["message"] for i in by_code["SD302"]], facts))
     if "SD303" in by_code:
-        findings.append(at.finding("SD303", [i["message"] for i in by_code["SD303"]], facts))
+        findings.append(_sd303(by_code["SD303"], facts, at))
     if "SD710" in by_code:  # the draft's files, checked by the same `drafter vocab` run
         findings.append(at.finding("SD710", [i["message"] for i in by_code["SD710"]],
                                    {"index": by_code["SD710"][0]["facts"].get("index")}))
     return findings
+
+
+# t2d's lines: speculators' load_vocab_mappings refuses a t2d that is not [V] with DV ids set
+# (src/speculators/model.py), but vLLM and SGLang never read it: their Eagle-3 load_weights skip
+# every tensor named t2d (vLLM model_executor/models/llama_eagle3.py Eagle3LlamaForCausalLM,
+# SGLang srt/models/llama_eagle3.py LlamaForCausalLMEagle3) and map draft ids with d2t alone
+_TRAINING_ONLY_KINDS = frozenset({"t2d_length", "t2d_count"})
+_TRAINING_ONLY = ("only training reads t2d (speculators' load_vocab_mappings refuses it, so "
+                  "resuming training or evaluating the draft fails): vLLM and SGLang skip t2d when "
+                  "they load the draft and map draft ids with d2t alone, so the server starts")
+
+
+def _sd303(issues: list[dict[str, Any]], facts: dict[str, Any], at: Where) -> Finding:
+    """SD303, an error where the engines size a tensor from the configs and fail to load it
+    (embed_tokens, lm_head rows). A t2d of another length or count alone was an error too,
+    although no engine reads t2d: a warning now, saying so, unless its line says it already."""
+    lines = [str(i["message"]) for i in issues]
+    if not all(i.get("kind") in _TRAINING_ONLY_KINDS for i in issues):
+        return at.finding("SD303", lines, facts)
+    lines = [line if "vLLM and SGLang" in line else f"{line}; {_TRAINING_ONLY}" for line in lines]
+    return at.finding("SD303", lines, facts, severity="warning")
 
 
 def _rows(tensors: Mapping[str, Any], *names: str, dims: int | None = None) -> list[int] | None:
@@ -80,7 +102,7 @@ def vocab_shape_report(tensors: Mapping[str, Any] | None, *, target_vocab_size: 
     checks = [check_map_shapes(d2t, t2d)]
     if d2t is not None and len(d2t) == 1 and d2t[0] != dv:
         checks.append(VocabCheck("d2t_offsets", ok=False, issues=(VocabIssue(
-            "d2t_length", f"d2t has {d2t[0]} entries, draft vocab is {dv}",
+            "d2t_length", d2t_length_line(d2t[0], dv),
             {"d2t_length": d2t[0]}),)))
     if target_vocab_size is not None:
         if (complete and lm_rows is not None) or d2t is not None:

@@ -85,6 +85,8 @@ def no_engine_weights_finding(refused: Any, at: Any) -> list[Finding]:
     if not isinstance(refused, dict) or not refused.get("message"):
         return []
     hint = refused.get("hint")
+    if refused.get("denied_weight_files"):  # a file the probe's user may not open
+        return denied_weight_files_finding(refused["denied_weight_files"], refused.get("folder"), at)
     if refused.get("unreadable_weight_files"):  # a probe's refusal of a file it cannot read
         return unreadable_weight_files_finding(refused["unreadable_weight_files"], at,
                                                said=str(refused["message"]), hint=hint)
@@ -95,6 +97,35 @@ def no_engine_weights_finding(refused: Any, at: Any) -> list[Finding]:
                                     "draft's weights were saved to (model.safetensors beside "
                                     "config.json), or save them there, then start the server "
                                     "again."))]
+
+
+def denied_weight_files_finding(denied: Any, folder: Any, at: Any) -> list[Finding]:
+    """SD710, a warning, for draft weight files the probe's user may not open (permission
+    denied: hostfiles.denied_access). They were said as headers that cannot be read ("a copy
+    cut short, a git-lfs pointer"), an error, although a server running as another user (a
+    service account, root in a container) may read and load them; one running as the probe's
+    user cannot (vLLM and SGLang open every weight file: safetensors' safe_open). Which user
+    the server runs as is not known here, so it is said both ways, with `ls -l`'s owner."""
+    if not isinstance(denied, dict) or not denied:
+        return []
+    access = [entry for entry in denied.values() if isinstance(entry, dict)]
+    user = access[0].get("user") if access else None
+    who = f"{user} (uid {access[0].get('uid')})" if user is not None else "its user"
+    files = "; ".join(
+        f"{name} ({' '.join(str(entry[key]) for key in ('mode', 'owner', 'group') if entry.get(key) is not None)})"
+        if isinstance(entry, dict) and entry.get("mode") else str(name) for name, entry in denied.items())
+    where_ = f" in {folder}" if folder else ""
+    evidence = (f"the probe ran as {who} and may not open {files}{where_} (permission denied): a "
+                f"server running as {user or 'that user'} cannot load the draft either (vLLM and "
+                "SGLang open every weight file), one running as a user that may read it does; "
+                "the draft config's shape keys, norm flags and vocabulary tensors were not "
+                "compared with its weights")
+    remediation = (f"If the server runs as {user or 'that user'}, make the file(s) readable to it "
+                   "(`chmod o+r FILE`, or the file's group for that user); otherwise run the "
+                   "playbook as the server's user (its ssh user), so the weights are checked.")
+    return [at.finding("SD710", [evidence], {"denied_weight_files": denied}, severity="warning",
+                       title="A draft weight file the probe's user may not read",
+                       remediation=remediation)]
 
 
 def unreadable_weight_files_finding(files: Any, at: Any, said: str | None = None,
@@ -142,6 +173,12 @@ def no_engine_weights_line(ctx: Any, refused: dict[str, Any], what: str) -> Find
     drafter_accuracy has no configs step, and its eval probe's failure, an SD003 warning, let
     the run say PASSED with "nothing was checked"."""
     message = str(refused.get("message") or "")
+    if refused.get("denied_weight_files") and (ctx.host_facts.get("configs") or {}).get("draft_denied_weight_files"):
+        # the configs step's SD710 is a warning (a server running as another user may load
+        # the draft), which `raised` does not record: its own fact says it was given
+        return not_checked(ctx, f"{what}: the probe's user may not read the draft's weights (SD710, "
+                                f"reported above): {message}",
+                           "the draft's weight files readable to the playbook's ssh user, as SD710 says")
     if raised(ctx.host_facts, ("SD710",)):
         return not_checked(ctx, f"{what}: vLLM and SGLang cannot load the draft's weights "
                                 f"(SD710, reported above): {message}",

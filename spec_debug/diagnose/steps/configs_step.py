@@ -17,7 +17,8 @@ from spec_debug.diagnose.checks.layers import (analyse_layers, check_aux_layers,
                                                config_width_problem)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config
 from spec_debug.eagle3.engines import target_architecture
-from spec_debug.diagnose.steps.common import (launch_quantization, no_engine_weights_finding, not_checked, record,
+from spec_debug.diagnose.steps.common import (denied_weight_files_finding, launch_quantization,
+                                              no_engine_weights_finding, not_checked, record,
                                               served_target, target_mtp_line, unreadable_weight_files_finding,
                                               where)
 from spec_debug.eagle3.checkpoint import normalise_draft_name
@@ -169,35 +170,6 @@ def _vocab_findings(cfgs: dict[str, Any], draft_raw: dict[str, Any], target_raw:
     return findings
 
 
-def _denied_finding(denied: Any, folder: Any, at: Any) -> list[Finding]:
-    """SD710, a warning, for draft weight files the probe's user may not open (permission
-    denied: hostfiles.denied_access). They were said as headers that cannot be read ("a copy
-    cut short, a git-lfs pointer"), an error, although a server running as another user (a
-    service account, root in a container) may read and load them; one running as the probe's
-    user cannot (vLLM and SGLang open every weight file: safetensors' safe_open). Which user
-    the server runs as is not known here, so it is said both ways, with `ls -l`'s owner."""
-    if not isinstance(denied, dict) or not denied:
-        return []
-    access = [entry for entry in denied.values() if isinstance(entry, dict)]
-    user = access[0].get("user") if access else None
-    who = f"{user} (uid {access[0].get('uid')})" if user is not None else "its user"
-    files = "; ".join(
-        f"{name} ({' '.join(str(entry[key]) for key in ('mode', 'owner', 'group') if entry.get(key) is not None)})"
-        if isinstance(entry, dict) and entry.get("mode") else str(name) for name, entry in denied.items())
-    where_ = f" in {folder}" if folder else ""
-    evidence = (f"the probe ran as {who} and may not open {files}{where_} (permission denied): a "
-                f"server running as {user or 'that user'} cannot load the draft either (vLLM and "
-                "SGLang open every weight file), one running as a user that may read it does; "
-                "the draft config's shape keys, norm flags and vocabulary tensors were not "
-                "compared with its weights")
-    remediation = (f"If the server runs as {user or 'that user'}, make the file(s) readable to it "
-                   "(`chmod o+r FILE`, or the file's group for that user); otherwise run the "
-                   "playbook as the server's user (its ssh user), so the weights are checked.")
-    return [at.finding("SD710", [evidence], {"denied_weight_files": denied}, severity="warning",
-                       title="A draft weight file the probe's user may not read",
-                       remediation=remediation)]
-
-
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     draft, target = host.get("draft") or {}, host.get("target") or {}
     tensors = unwrapped(draft.get("tensors"))
@@ -338,7 +310,7 @@ def check(ctx: Any) -> list[Finding]:
                                     "every shard the draft's index lists"))
     findings += unreadable_weight_files_finding(cfgs.get("draft_unreadable_weight_files"), at,
                                                 reasons=cfgs.get("draft_unreadable_weight_reasons"))
-    findings += _denied_finding(cfgs.get("draft_denied_weight_files"), cfgs.get("draft_path"), at)
+    findings += denied_weight_files_finding(cfgs.get("draft_denied_weight_files"), cfgs.get("draft_path"), at)
     findings += no_engine_weights_finding(cfgs.get("draft_no_engine_weights"), at)
     findings += _vocab_findings(cfgs, draft_raw, target_raw, at)
     if cfgs.get("draft_index_error"):
