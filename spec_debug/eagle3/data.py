@@ -273,6 +273,18 @@ def _what_else_is_here(root: Path) -> tuple[str, str | None]:
     return "", None
 
 
+_LAYER_IDS_FIX = ("write the metadata as a JSON list of ints, one target layer id per stored "
+                  "slot (json.dumps([2, 20, 37, 40])), or drop the layer_ids entry")
+
+
+def _json_kind(value: Any) -> str:
+    """The JSON name of a parsed value's type, for a message about what was written."""
+    if isinstance(value, bool):
+        return "boolean"
+    return {str: "string", dict: "object", int: "integer", float: "number"}.get(
+        type(value), "null")
+
+
 def _layer_ids_from_metadata(path: Path, metadata: dict | None,
                              num_slots: int) -> tuple[int, ...] | None:
     """The file's `layer_ids` metadata, one target layer id per stored slot. A list of
@@ -282,11 +294,26 @@ def _layer_ids_from_metadata(path: Path, metadata: dict | None,
     (a shorter list was indexed past its end choosing the draft's slots: an IndexError)."""
     if not metadata or "layer_ids" not in metadata:
         return None
+    written = metadata["layer_ids"]
     try:
-        ids = tuple(int(i) for i in json.loads(metadata["layer_ids"]))
-    except (ValueError, TypeError) as exc:
+        parsed = json.loads(written)
+    except ValueError as exc:
         raise DataError(f"{path}: layer_ids metadata is not a JSON list of ints "
-                        f"({metadata['layer_ids'][:80]!r}: {exc})") from None
+                        f"({written[:80]!r}: {exc})", hint=_LAYER_IDS_FIX) from None
+    # taken as written: int() made `true` layer 1, `2.5` layer 2 and `1e3` layer 1000, and
+    # a string of digits ("2345") was iterated into layers (2, 3, 4, 5), each naming
+    # slots the capture may not hold with no word (bool is an int subclass, not a layer id)
+    if not isinstance(parsed, list) or not all(
+            isinstance(i, int) and not isinstance(i, bool) for i in parsed):
+        if isinstance(parsed, list):
+            bad = [i for i in parsed if type(i) is not int]
+            what = (f"holds {', '.join(json.dumps(i) for i in bad[:4])}"
+                    f"{' ...' if len(bad) > 4 else ''}, not layer ids")
+        else:
+            what = f"is a JSON {_json_kind(parsed)}, not a list"
+        raise DataError(f"{path}: layer_ids metadata is not a JSON list of ints: "
+                        f"{written[:80]!r} {what}", hint=_LAYER_IDS_FIX)
+    ids = tuple(parsed)
     if len(ids) != num_slots:
         raise DataError(f"{path}: layer_ids metadata names {len(ids)} slot{'' if len(ids) == 1 else 's'} "
                         f"{list(ids)[:8]}{' ...' if len(ids) > 8 else ''}, the file's "
