@@ -510,6 +510,44 @@ def _dequantize_fp8(path: Path, scales: Tensor, T: int, chosen: Tensor,
     return chosen, final_state
 
 
+# e4m3's largest value: the connector divides each token by amax / 448, so every token of an
+# FP8 payload peaks at exactly 448 (hs_connectors fp8_utils.quantize_tensor_to_fp8)
+_FP8_MAX = 448.0
+# bf16 keeps 8 significant bits (0.4%), and a bf16 scale as many again: 2% tells the two
+# readings apart, which differ by the scale itself (amax / 448, far from 1 for real states)
+_SCALE_RTOL = 0.02
+
+
+def _payload_needs_scales(path: Path, states: Tensor, scales: Tensor, T: int) -> bool:
+    """Whether a bfloat16 / float32 `hidden_states` beside `hidden_states_scales` still has
+    to be multiplied by them. hs_connectors' FP8Transfer multiplies whenever the scales are
+    there (transfer.py _dequantize), but a payload in a wider dtype is one of two copies:
+    the FP8 values cast up (each token still peaking at 448: scale them), or states already
+    dequantized with the scales kept beside them (each token peaking at its scale x 448:
+    scaled again, every state shrank by its token's amax / 448 with no word). Told apart by
+    the peaks; scales that fit neither are not these states'."""
+    if T == 0 or scales.numel() != T or not scales.is_floating_point():
+        return True  # _dequantize_fp8 names what is wrong with them
+    peak = states.reshape(T, -1).float().abs().amax(dim=1)  # [T]
+    scale = scales.reshape(T).float()
+    # an all-zero row (scale clamped to 1e-12) fits both; a NaN / Inf one is named later
+    written = (peak > 0) & peak.isfinite() & scale.isfinite()
+    if not bool(written.any()):
+        return True
+    peak, scale = peak[written], scale[written]
+    if bool(((peak - _FP8_MAX).abs() <= _SCALE_RTOL * _FP8_MAX).all()):
+        return True
+    if bool(((peak - scale * _FP8_MAX).abs() <= _SCALE_RTOL * scale * _FP8_MAX).all()):
+        return False
+    dtype = str(states.dtype)[6:]
+    raise DataError(f"{path}: hidden_states are {dtype} beside {_FP8_SCALES}, but they are "
+                    "neither FP8 values (each token peaking at 448) nor states the scales "
+                    "were taken from (each peaking at its scale x 448): the scales are not "
+                    "these states'",
+                    hint=f"drop {_FP8_SCALES} from files whose hidden_states are already in "
+                         "scale, or copy the files as the connector wrote them")
+
+
 def _refuse_being_written(path: Path) -> None:
     """An unreadable file with `<name>.lock` beside it is one still being written: vLLM's
     hidden-states connector holds that lock while it writes `{req_id}.safetensors`, and
@@ -564,6 +602,11 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
                 chosen = block[:, [s - lo for s in wanted]]
             final_state = states[:, S - 1] if final else None
             dequantized = _FP8_SCALES in keys
+            if dequantized and chosen.is_floating_point() \
+                    and chosen.dtype not in fp8_dtypes():
+                # rare: scales beside a wider payload; already in scale, they stay as read
+                dequantized = _payload_needs_scales(
+                    path, states if batched else states[:], handle.get_tensor(_FP8_SCALES), T)
             if dequantized:
                 chosen, final_state = _dequantize_fp8(path, handle.get_tensor(_FP8_SCALES),
                                                       T, chosen, final_state)
