@@ -1036,6 +1036,17 @@ def _mask_bool(path: Path, loss_mask: Tensor) -> Tensor:
     (-100 at the ignored positions) saved under loss_mask. Cast to bool (as speculators'
     metrics do) every nonzero entry, -100 included, would be scored: the prompt the mask was
     to leave out would count, a silently different accuracy. Weights within [0, 1] pass."""
+    shape = list(loss_mask.shape)
+    if sum(d != 1 for d in shape) > 1:
+        # [T], [1, T] (SpecForge) or [T, 1] name one entry per position; [2, T/2] is the
+        # right count by chance (two rows of a batch, a mask folded in two), and read in row
+        # order it scored positions it does not describe with no word
+        T = loss_mask.numel()
+        raise DataError(f"{path}: loss_mask has shape {shape}, {shape[0]} rows for the {T} "
+                        f"positions of the sample, not one entry per position ([{T}] or "
+                        f"[1, {T}]): flattened, its entries would stand for positions they "
+                        "were not made for",
+                        hint="save this sample's own mask, one entry per token, as [tokens]")
     flat = loss_mask.reshape(-1)
     if flat.is_floating_point() and not bool(flat.isfinite().all()):
         # NaN compares false both ways, so it passed the range test below and bool(NaN) is
