@@ -273,6 +273,18 @@ def _what_else_is_here(root: Path) -> tuple[str, str | None]:
     return "", None
 
 
+_LAYER_IDS_FIX = ("write the metadata as a JSON list of ints, one target layer id per stored "
+                  "slot (json.dumps([2, 20, 37, 40])), or drop the layer_ids entry")
+
+
+def _json_kind(value: Any) -> str:
+    """The JSON name of a parsed value's type, for a message about what was written."""
+    if isinstance(value, bool):
+        return "boolean"
+    return {str: "string", dict: "object", int: "integer", float: "number"}.get(
+        type(value), "null")
+
+
 def _layer_ids_from_metadata(path: Path, metadata: dict | None,
                              num_slots: int) -> tuple[int, ...] | None:
     """The file's `layer_ids` metadata, one target layer id per stored slot. A list of
@@ -282,11 +294,26 @@ def _layer_ids_from_metadata(path: Path, metadata: dict | None,
     (a shorter list was indexed past its end choosing the draft's slots: an IndexError)."""
     if not metadata or "layer_ids" not in metadata:
         return None
+    written = metadata["layer_ids"]
     try:
-        ids = tuple(int(i) for i in json.loads(metadata["layer_ids"]))
-    except (ValueError, TypeError) as exc:
+        parsed = json.loads(written)
+    except ValueError as exc:
         raise DataError(f"{path}: layer_ids metadata is not a JSON list of ints "
-                        f"({metadata['layer_ids'][:80]!r}: {exc})") from None
+                        f"({written[:80]!r}: {exc})", hint=_LAYER_IDS_FIX) from None
+    # taken as written: int() made `true` layer 1, `2.5` layer 2 and `1e3` layer 1000, and
+    # a string of digits ("2345") was iterated into layers (2, 3, 4, 5), each naming
+    # slots the capture may not hold with no word (bool is an int subclass, not a layer id)
+    if not isinstance(parsed, list) or not all(
+            isinstance(i, int) and not isinstance(i, bool) for i in parsed):
+        if isinstance(parsed, list):
+            bad = [i for i in parsed if type(i) is not int]
+            what = (f"holds {', '.join(json.dumps(i) for i in bad[:4])}"
+                    f"{' ...' if len(bad) > 4 else ''}, not layer ids")
+        else:
+            what = f"is a JSON {_json_kind(parsed)}, not a list"
+        raise DataError(f"{path}: layer_ids metadata is not a JSON list of ints: "
+                        f"{written[:80]!r} {what}", hint=_LAYER_IDS_FIX)
+    ids = tuple(parsed)
     if len(ids) != num_slots:
         raise DataError(f"{path}: layer_ids metadata names {len(ids)} slot{'' if len(ids) == 1 else 's'} "
                         f"{list(ids)[:8]}{' ...' if len(ids) > 8 else ''}, the file's "
@@ -483,6 +510,44 @@ def _dequantize_fp8(path: Path, scales: Tensor, T: int, chosen: Tensor,
     return chosen, final_state
 
 
+# e4m3's largest value: the connector divides each token by amax / 448, so every token of an
+# FP8 payload peaks at exactly 448 (hs_connectors fp8_utils.quantize_tensor_to_fp8)
+_FP8_MAX = 448.0
+# bf16 keeps 8 significant bits (0.4%), and a bf16 scale as many again: 2% tells the two
+# readings apart, which differ by the scale itself (amax / 448, far from 1 for real states)
+_SCALE_RTOL = 0.02
+
+
+def _payload_needs_scales(path: Path, states: Tensor, scales: Tensor, T: int) -> bool:
+    """Whether a bfloat16 / float32 `hidden_states` beside `hidden_states_scales` still has
+    to be multiplied by them. hs_connectors' FP8Transfer multiplies whenever the scales are
+    there (transfer.py _dequantize), but a payload in a wider dtype is one of two copies:
+    the FP8 values cast up (each token still peaking at 448: scale them), or states already
+    dequantized with the scales kept beside them (each token peaking at its scale x 448:
+    scaled again, every state shrank by its token's amax / 448 with no word). Told apart by
+    the peaks; scales that fit neither are not these states'."""
+    if T == 0 or scales.numel() != T or not scales.is_floating_point():
+        return True  # _dequantize_fp8 names what is wrong with them
+    peak = states.reshape(T, -1).float().abs().amax(dim=1)  # [T]
+    scale = scales.reshape(T).float()
+    # an all-zero row (scale clamped to 1e-12) fits both; a NaN / Inf one is named later
+    written = (peak > 0) & peak.isfinite() & scale.isfinite()
+    if not bool(written.any()):
+        return True
+    peak, scale = peak[written], scale[written]
+    if bool(((peak - _FP8_MAX).abs() <= _SCALE_RTOL * _FP8_MAX).all()):
+        return True
+    if bool(((peak - scale * _FP8_MAX).abs() <= _SCALE_RTOL * scale * _FP8_MAX).all()):
+        return False
+    dtype = str(states.dtype)[6:]
+    raise DataError(f"{path}: hidden_states are {dtype} beside {_FP8_SCALES}, but they are "
+                    "neither FP8 values (each token peaking at 448) nor states the scales "
+                    "were taken from (each peaking at its scale x 448): the scales are not "
+                    "these states'",
+                    hint=f"drop {_FP8_SCALES} from files whose hidden_states are already in "
+                         "scale, or copy the files as the connector wrote them")
+
+
 def _refuse_being_written(path: Path) -> None:
     """An unreadable file with `<name>.lock` beside it is one still being written: vLLM's
     hidden-states connector holds that lock while it writes `{req_id}.safetensors`, and
@@ -537,6 +602,11 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
                 chosen = block[:, [s - lo for s in wanted]]
             final_state = states[:, S - 1] if final else None
             dequantized = _FP8_SCALES in keys
+            if dequantized and chosen.is_floating_point() \
+                    and chosen.dtype not in fp8_dtypes():
+                # rare: scales beside a wider payload; already in scale, they stay as read
+                dequantized = _payload_needs_scales(
+                    path, states if batched else states[:], handle.get_tensor(_FP8_SCALES), T)
             if dequantized:
                 chosen, final_state = _dequantize_fp8(path, handle.get_tensor(_FP8_SCALES),
                                                       T, chosen, final_state)
@@ -966,6 +1036,17 @@ def _mask_bool(path: Path, loss_mask: Tensor) -> Tensor:
     (-100 at the ignored positions) saved under loss_mask. Cast to bool (as speculators'
     metrics do) every nonzero entry, -100 included, would be scored: the prompt the mask was
     to leave out would count, a silently different accuracy. Weights within [0, 1] pass."""
+    shape = list(loss_mask.shape)
+    if sum(d != 1 for d in shape) > 1:
+        # [T], [1, T] (SpecForge) or [T, 1] name one entry per position; [2, T/2] is the
+        # right count by chance (two rows of a batch, a mask folded in two), and read in row
+        # order it scored positions it does not describe with no word
+        T = loss_mask.numel()
+        raise DataError(f"{path}: loss_mask has shape {shape}, {shape[0]} rows for the {T} "
+                        f"positions of the sample, not one entry per position ([{T}] or "
+                        f"[1, {T}]): flattened, its entries would stand for positions they "
+                        "were not made for",
+                        hint="save this sample's own mask, one entry per token, as [tokens]")
     flat = loss_mask.reshape(-1)
     if flat.is_floating_point() and not bool(flat.isfinite().all()):
         # NaN compares false both ways, so it passed the range test below and bool(NaN) is

@@ -527,6 +527,28 @@ def _unsupervised_note(unsupervised: int, samples: int, names: list[str] | None 
             "masks"]
 
 
+# the fewest step-0 rows an accuracy is read from without a word: over n rows its 95%
+# binomial interval is +-1.96 * sqrt(p(1-p)/n), +-10 points at p = 0.5 and n = 100, the
+# size of the differences between two drafts (or two layouts) a user compares
+MIN_SCORED_ROWS = 100
+
+
+def _few_rows_note(scored: int, tokens: int, masked: int) -> list[str]:
+    """The loss_mask left few rows to score (only the last token of each sample, say): the
+    report's `tokens` counts every position read, so accuracies resting on a handful of rows
+    read as if they rested on all of them. Said with the count when the mask keeps half of
+    the positions or fewer (above that `tokens` reads within 2x of the rows: a small dump
+    says so itself); samples whose mask selects nothing at all have their own note
+    (_unsupervised_note), every sample so is rescored."""
+    if not masked or not 0 < scored < MIN_SCORED_ROWS or 2 * scored > tokens:
+        return []
+    half = round(100 * 1.96 * 0.5 / scored ** 0.5)  # points, at an accuracy of 0.5
+    return [f"the loss mask leaves {scored} of {tokens} positions scored at step 0: an "
+            f"accuracy over so few rows is uncertain by up to +-{half} points (95% binomial "
+            f"interval; under {MIN_SCORED_ROWS} rows it passes +-10); evaluate on more samples "
+            "before comparing drafts or layouts"]
+
+
 def _padding_note(padded: int, rows: int, samples: int) -> list[str]:
     """Samples saved from a padded batch (data._unpadded_rows cut their pad rows off)."""
     if not padded:
@@ -661,6 +683,7 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
         + _unscored_steps_note(unscored, counts.longest)
         + _unsupervised_note(int(counts.unsupervised), counts.samples, counts.unsupervised_names)
         + _mixed_mask_note(counts)
+        + _few_rows_note(int(scored), counts.tokens, counts.masked_samples)
         + _padding_note(counts.padded_samples, counts.padding_rows, counts.samples)
         + _tail_padding_note(counts.tail_padded, counts.tail_padding_rows, counts.samples)
         + _inner_gap_note(counts.inner_gapped, counts.inner_gap_rows, counts.samples)
