@@ -19,16 +19,19 @@ MASK = "***REDACTED***"
 # A tokenizer's special tokens are named like secrets and are evidence, not secrets:
 # tokenizer_config.json and special_tokens_map.json hold "eos_token": "<|eot_id|>" (transformers
 # src/transformers/tokenization_utils_base.py, SPECIAL_TOKENS_ATTRIBUTES).
-_TOKENIZER_TOKENS = (r"(?:(?:bos|eos|unk|sep|pad|cls|mask|additional_special|im_start|im_end|eot|eom)_tokens?"
-                     r"|(?:max|min|num|total)[_-](?:(?:new|input|output|prompt|draft|gen)[_-])?tokens?"
+_TOKENIZER_TOKENS = (r"(?:(?:bos|eos|unk|sep|pad|cls|mask|additional_?special|im_?start|im_?end|eot|eom)_?tokens?"
+                     r"|(?:max|min|num|total)[_-]?(?:(?:new|input|output|prompt|draft|gen)[_-]?)?tokens?"
                      r"|(?:next|prev|previous|first|last|current|cur|draft|target|input|output|accepted|rejected"
-                     r"|generated|sampled|predicted|bonus)_tokens?)(?:[_-]?\d{1,3})?")
+                     r"|generated|sampled|predicted|bonus)_?tokens?|(?:next_?)?page_?tokens?)(?:[_-]?\d{1,3})?")
 """Names with "token" that hold no secret: a tokenizer's special tokens, a count of tokens
 (`--max-token 512`, `MAX_NEW_TOKEN="512"`: a launch command's limit, masked, read ***REDACTED***),
 and a token of the sequence a speculative-decoding session prints and compares (`next_token =
 logits.argmax(-1)`, a dump's {"draft_token": "▁the", "target_token": "▁a"}); numbered as a
 secret's name may be (`pad_token_2`), as the patterns read a name. Not `new_token`: a rotated
-credential is named so as often as a generated token."""
+credential is named so as often as a generated token. Spelt in camelCase too, as a JS client or a
+JSON dump writes them (`maxNewTokens`, `nextToken`, `draftToken`, `eosToken`: is_secret_name reads
+`next_Token`, the text patterns the name as written). And a list call's page cursor (`page_token`,
+`next_page_token`: google.aip.dev/158, "Pagination"; AWS's `NextToken`): an opaque offset, no credential."""
 
 # Every run of name characters is bounded and anchored at its start: output is full of long
 # runs of them (a line of 100,000 dashes, base64url blobs), and an unbounded `[A-Z0-9_-]*`
