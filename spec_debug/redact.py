@@ -225,6 +225,25 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
                r"aws_(?:secret_access_key|session_token)\s+(?P<secret>[^\s;|&]+)"),
 ]
 
+_NOT_A_PASSWORD = (r"forward|backward|fwd|bwd|must|should|first|second|third|last|final|single|one|two|multi"
+                   r"|full|fast|slow|draft|verify|target|prefill|decode|warmup|compile|test|tests|all|check"
+                   r"|post|pre|custom|graph|fusion|lint|sanity|render|shadow|depth|eval|train")
+"""The word before `_pass` where it names a pass of a computation or a check, not a password:
+a model's forward_pass, a compiler's custom_post_pass and fusion_pass, a test's must_pass."""
+
+_PASS_NAME = re.compile(r"(?i)(?<![\w-])(?<!\$\{)(?:[A-Z0-9][A-Z0-9_-]{0,63}?[_-])?(?!(?:" + _NOT_A_PASSWORD + r")[_-]pass\b)"
+                        r"[A-Z0-9]{1,32}[_-]PASS(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)"
+                        + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _YAML_BLOCK
+                        + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")")
+"""A password under a name that ends in the word PASS (`DB_PASS=...`, `db_pass: ...`,
+`export REDIS_PASS=...`), short for password as in Ansible's own ansible_ssh_pass: is_secret_name
+masks `--var db_pass=...` and a key so named, and the text kept the value. Only after a word and a
+separator (Go's `--- PASS: TestX`, `bypass`, PASSED are no name), not a pass of _NOT_A_PASSWORD.
+Run where "_pass" or "-pass" is in the text, in any case (_PASS_WORD, in _patterns_for)."""
+
+_PASS_WORD = re.compile(r"[_-][Pp][Aa][Ssſ][Ssſ]").search
+"""The literal of _PASS_NAME as re.IGNORECASE reads it (U+017F, long s, folds to "s")."""
+
 _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # Well-known token shapes anywhere in text: Hugging Face (hf_), OpenAI and Anthropic (sk-),
     # GitHub classic and fine-grained (github.blog 2021-04-05 "Behind GitHub's new authentication
@@ -408,9 +427,12 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 """Clients that take a password on their command line under a flag named otherwise; each pattern
 runs only where its literal is in the text."""
 
+_NAMED_PATTERNS.append(_PASS_NAME)
 _PATTERNS = _NAMED_PATTERNS + _TOKEN_PATTERNS
 """In the order they are applied: a later pattern sees the masks of the earlier ones."""
 _PATTERNS_WITH_CLIENTS = _NAMED_PATTERNS + _CLIENT_PATTERNS + _TOKEN_PATTERNS
+_PATTERNS_NO_PASS = [pattern for pattern in _PATTERNS if pattern is not _PASS_NAME]
+_PATTERNS_WITH_CLIENTS_NO_PASS = [pattern for pattern in _PATTERNS_WITH_CLIENTS if pattern is not _PASS_NAME]
 
 # "token" and "key" are everyday words of the evidence ("gen throughput (token/s)", "#token: 512",
 # "sort key"); a pattern reads one only as a name before "=" or ":" (not before a bare count),
@@ -445,8 +467,11 @@ def _patterns_for(text: str) -> list[re.Pattern[str]]:
     "AKIA" in most 64 KB, and that no longer runs the case-insensitive patterns, which cost
     40x more on it."""
     if _may_need_named(text):
-        patterns = _PATTERNS_WITH_CLIENTS if "login" in text or "MYSQL_PWD" in text or "REDISCLI_AUTH" in text \
-            else _PATTERNS
+        clients = "login" in text or "MYSQL_PWD" in text or "REDISCLI_AUTH" in text
+        if _PASS_WORD(text) is not None:
+            patterns = _PATTERNS_WITH_CLIENTS if clients else _PATTERNS
+        else:  # _PASS_NAME, which no literal starts, runs only where it may match
+            patterns = _PATTERNS_WITH_CLIENTS_NO_PASS if clients else _PATTERNS_NO_PASS
         tools = [pattern for literal, pattern in _TOOL_PATTERNS if literal in text]
         return patterns[:-len(_TOKEN_PATTERNS)] + tools + _TOKEN_PATTERNS if tools else patterns
     return _TOKEN_PATTERNS if _may_hold_token(text) else []
@@ -507,7 +532,7 @@ def _may_need_named(text: str) -> bool:
     # "passw", "_pass", "sshpass", openssl's "pass:" and gpg's "passphrase" all hold "pass": one
     # scan where none is there
     # (chpasswd's and ldappasswd's "passw" too), keytool's -storepass and -keypass
-    if "pass" in low and ("passw" in low or "_pass" in low or "sshpass" in low or "pass:" in low
+    if "pass" in low and ("passw" in low or "_pass" in low or "-pass" in low or "sshpass" in low or "pass:" in low
                           or "passphrase" in low or "storepass" in low or "keypass" in low):
         return True
     # the clients of _TOOL_PATTERNS whose flag holds no "pass": mongosh -p, ldapsearch -w, smbclient
@@ -578,7 +603,14 @@ def is_secret_name(name: str) -> bool:
     JS client's keys), read as its words (access_Token), as the text patterns read `"accessToken":`."""
     if not name.islower() and not name.isupper():
         name = _CAMEL_WORD.sub("_", name)
-    return bool(_SECRET_KEY_NAME.search(name)) and not re.fullmatch(_TOKENIZER_TOKENS, name, re.IGNORECASE)
+    m = _SECRET_KEY_NAME.search(name)
+    if m is None or re.fullmatch(_TOKENIZER_TOKENS, name, re.IGNORECASE):
+        return False
+    # a pass of a computation or a check (forward_pass, must_pass), not a password
+    return m.group(2).lower() != "pass" or _NOT_A_PASS_NAME(name) is None
+
+
+_NOT_A_PASS_NAME = re.compile(r"(?i)(?:^|[_-])(?:" + _NOT_A_PASSWORD + r")[_-]pass(?:[_-]?\d{1,3})?$").search
 
 
 _CAMEL_WORD = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
