@@ -617,11 +617,38 @@ _CAMEL_WORD = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 """Where a camelCase name's next word starts: `accessToken`, `HFToken` (an acronym, then a word)."""
 
 
+_CREDENTIAL_HEADERS = frozenset(f(name) for name in ("Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie")
+                                for f in (str, str.lower, str.upper))
+"""The HTTP headers whose value is a credential (RFC 9110 11.6.2 Authorization, 11.7.2
+Proxy-Authorization; RFC 6265 4 Cookie, Set-Cookie), as a parsed headers dict keys them
+(`requests` spells them so, HTTP/2 in lower case): the text patterns read `"Authorization":
+"Bearer ..."` in a string, and a dict's value "Bearer x" alone holds no name. Not secret names:
+distill names a cookie's var `cookie_secret`, from is_secret_name."""
+
+
+def _credential_masked(key: str, value: str) -> str:
+    """A credential header's value masked, as the text patterns mask it: an Authorization's scheme
+    stays (`Bearer ***REDACTED***`), a Set-Cookie's attributes (`; Path=/; HttpOnly`); a `$VAR`
+    the shell fills in is none (_SHELL_REFERENCE)."""
+    if key[0] in "AaPp":
+        scheme, space, credentials = value.partition(" ")
+        if space and scheme.isalpha() and credentials.strip():
+            return value if credentials.lstrip()[:1] == "$" else scheme + " " + MASK
+    if value[:1] == "$":
+        return value
+    if key[0] in "Ss":
+        _, semicolon, attributes = value.partition(";")
+        return MASK + semicolon + attributes
+    return MASK
+
+
 def redact_value(value: Any, key: str | None = None) -> Any:
     """Redact strings inside any JSON-like value; values under secret-looking keys entirely."""
     if isinstance(value, str):
         if key is not None and value != "" and is_secret_name(key):
             return MASK
+        if key in _CREDENTIAL_HEADERS and value.strip():
+            return _credential_masked(key, value)
         return redact_text(value)
     if isinstance(value, list):
         return _redact_list(value)
@@ -651,7 +678,12 @@ def _redact_dict(d: dict) -> dict:
     for k, v in d.items():
         t = type(v)
         if t is str:
-            out[k] = MASK if v and isinstance(k, str) and is_secret_name(k) else redact_text(v)
+            if v and isinstance(k, str) and is_secret_name(k):
+                out[k] = MASK
+            elif k in _CREDENTIAL_HEADERS and v.strip():
+                out[k] = _credential_masked(k, v)
+            else:
+                out[k] = redact_text(v)
         elif t is int or t is float or t is bool or v is None:
             out[k] = v
         else:
@@ -661,7 +693,7 @@ def _redact_dict(d: dict) -> dict:
 
 @lru_cache(maxsize=1024)  # the records of one kind share their keys
 def _any_secret_key(keys: tuple) -> bool:
-    return any(isinstance(k, str) and is_secret_name(k) for k in keys)
+    return any(isinstance(k, str) and (is_secret_name(k) or k in _CREDENTIAL_HEADERS) for k in keys)
 
 
 # A flag whose next word is a secret, when a command is kept as its words (a server's argv read
