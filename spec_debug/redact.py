@@ -19,16 +19,19 @@ MASK = "***REDACTED***"
 # A tokenizer's special tokens are named like secrets and are evidence, not secrets:
 # tokenizer_config.json and special_tokens_map.json hold "eos_token": "<|eot_id|>" (transformers
 # src/transformers/tokenization_utils_base.py, SPECIAL_TOKENS_ATTRIBUTES).
-_TOKENIZER_TOKENS = (r"(?:(?:bos|eos|unk|sep|pad|cls|mask|additional_special|im_start|im_end|eot|eom)_tokens?"
-                     r"|(?:max|min|num|total)[_-](?:(?:new|input|output|prompt|draft|gen)[_-])?tokens?"
+_TOKENIZER_TOKENS = (r"(?:(?:bos|eos|unk|sep|pad|cls|mask|additional_?special|im_?start|im_?end|eot|eom)_?tokens?"
+                     r"|(?:max|min|num|total)[_-]?(?:(?:new|input|output|prompt|draft|gen)[_-]?)?tokens?"
                      r"|(?:next|prev|previous|first|last|current|cur|draft|target|input|output|accepted|rejected"
-                     r"|generated|sampled|predicted|bonus)_tokens?)(?:[_-]?\d{1,3})?")
+                     r"|generated|sampled|predicted|bonus)_?tokens?|(?:next_?)?page_?tokens?)(?:[_-]?\d{1,3})?")
 """Names with "token" that hold no secret: a tokenizer's special tokens, a count of tokens
 (`--max-token 512`, `MAX_NEW_TOKEN="512"`: a launch command's limit, masked, read ***REDACTED***),
 and a token of the sequence a speculative-decoding session prints and compares (`next_token =
 logits.argmax(-1)`, a dump's {"draft_token": "▁the", "target_token": "▁a"}); numbered as a
 secret's name may be (`pad_token_2`), as the patterns read a name. Not `new_token`: a rotated
-credential is named so as often as a generated token."""
+credential is named so as often as a generated token. Spelt in camelCase too, as a JS client or a
+JSON dump writes them (`maxNewTokens`, `nextToken`, `draftToken`, `eosToken`: is_secret_name reads
+`next_Token`, the text patterns the name as written). And a list call's page cursor (`page_token`,
+`next_page_token`: google.aip.dev/158, "Pagination"; AWS's `NextToken`): an opaque offset, no credential."""
 
 # Every run of name characters is bounded and anchored at its start: output is full of long
 # runs of them (a line of 100,000 dashes, base64url blobs), and an unbounded `[A-Z0-9_-]*`
@@ -222,6 +225,25 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
                r"aws_(?:secret_access_key|session_token)\s+(?P<secret>[^\s;|&]+)"),
 ]
 
+_NOT_A_PASSWORD = (r"forward|backward|fwd|bwd|must|should|first|second|third|last|final|single|one|two|multi"
+                   r"|full|fast|slow|draft|verify|target|prefill|decode|warmup|compile|test|tests|all|check"
+                   r"|post|pre|custom|graph|fusion|lint|sanity|render|shadow|depth|eval|train")
+"""The word before `_pass` where it names a pass of a computation or a check, not a password:
+a model's forward_pass, a compiler's custom_post_pass and fusion_pass, a test's must_pass."""
+
+_PASS_NAME = re.compile(r"(?i)(?<![\w-])(?<!\$\{)(?:[A-Z0-9][A-Z0-9_-]{0,63}?[_-])?(?!(?:" + _NOT_A_PASSWORD + r")[_-]pass\b)"
+                        r"[A-Z0-9]{1,32}[_-]PASS(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)"
+                        + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _YAML_BLOCK
+                        + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")")
+"""A password under a name that ends in the word PASS (`DB_PASS=...`, `db_pass: ...`,
+`export REDIS_PASS=...`), short for password as in Ansible's own ansible_ssh_pass: is_secret_name
+masks `--var db_pass=...` and a key so named, and the text kept the value. Only after a word and a
+separator (Go's `--- PASS: TestX`, `bypass`, PASSED are no name), not a pass of _NOT_A_PASSWORD.
+Run where "_pass" or "-pass" is in the text, in any case (_PASS_WORD, in _patterns_for)."""
+
+_PASS_WORD = re.compile(r"[_-][Pp][Aa][Ssſ][Ssſ]").search
+"""The literal of _PASS_NAME as re.IGNORECASE reads it (U+017F, long s, folds to "s")."""
+
 _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # Well-known token shapes anywhere in text: Hugging Face (hf_), OpenAI and Anthropic (sk-),
     # GitHub classic and fine-grained (github.blog 2021-04-05 "Behind GitHub's new authentication
@@ -405,9 +427,12 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 """Clients that take a password on their command line under a flag named otherwise; each pattern
 runs only where its literal is in the text."""
 
+_NAMED_PATTERNS.append(_PASS_NAME)
 _PATTERNS = _NAMED_PATTERNS + _TOKEN_PATTERNS
 """In the order they are applied: a later pattern sees the masks of the earlier ones."""
 _PATTERNS_WITH_CLIENTS = _NAMED_PATTERNS + _CLIENT_PATTERNS + _TOKEN_PATTERNS
+_PATTERNS_NO_PASS = [pattern for pattern in _PATTERNS if pattern is not _PASS_NAME]
+_PATTERNS_WITH_CLIENTS_NO_PASS = [pattern for pattern in _PATTERNS_WITH_CLIENTS if pattern is not _PASS_NAME]
 
 # "token" and "key" are everyday words of the evidence ("gen throughput (token/s)", "#token: 512",
 # "sort key"); a pattern reads one only as a name before "=" or ":" (not before a bare count),
@@ -442,8 +467,11 @@ def _patterns_for(text: str) -> list[re.Pattern[str]]:
     "AKIA" in most 64 KB, and that no longer runs the case-insensitive patterns, which cost
     40x more on it."""
     if _may_need_named(text):
-        patterns = _PATTERNS_WITH_CLIENTS if "login" in text or "MYSQL_PWD" in text or "REDISCLI_AUTH" in text \
-            else _PATTERNS
+        clients = "login" in text or "MYSQL_PWD" in text or "REDISCLI_AUTH" in text
+        if _PASS_WORD(text) is not None:
+            patterns = _PATTERNS_WITH_CLIENTS if clients else _PATTERNS
+        else:  # _PASS_NAME, which no literal starts, runs only where it may match
+            patterns = _PATTERNS_WITH_CLIENTS_NO_PASS if clients else _PATTERNS_NO_PASS
         tools = [pattern for literal, pattern in _TOOL_PATTERNS if literal in text]
         return patterns[:-len(_TOKEN_PATTERNS)] + tools + _TOKEN_PATTERNS if tools else patterns
     return _TOKEN_PATTERNS if _may_hold_token(text) else []
@@ -504,7 +532,7 @@ def _may_need_named(text: str) -> bool:
     # "passw", "_pass", "sshpass", openssl's "pass:" and gpg's "passphrase" all hold "pass": one
     # scan where none is there
     # (chpasswd's and ldappasswd's "passw" too), keytool's -storepass and -keypass
-    if "pass" in low and ("passw" in low or "_pass" in low or "sshpass" in low or "pass:" in low
+    if "pass" in low and ("passw" in low or "_pass" in low or "-pass" in low or "sshpass" in low or "pass:" in low
                           or "passphrase" in low or "storepass" in low or "keypass" in low):
         return True
     # the clients of _TOOL_PATTERNS whose flag holds no "pass": mongosh -p, ldapsearch -w, smbclient
@@ -575,11 +603,43 @@ def is_secret_name(name: str) -> bool:
     JS client's keys), read as its words (access_Token), as the text patterns read `"accessToken":`."""
     if not name.islower() and not name.isupper():
         name = _CAMEL_WORD.sub("_", name)
-    return bool(_SECRET_KEY_NAME.search(name)) and not re.fullmatch(_TOKENIZER_TOKENS, name, re.IGNORECASE)
+    m = _SECRET_KEY_NAME.search(name)
+    if m is None or re.fullmatch(_TOKENIZER_TOKENS, name, re.IGNORECASE):
+        return False
+    # a pass of a computation or a check (forward_pass, must_pass), not a password
+    return m.group(2).lower() != "pass" or _NOT_A_PASS_NAME(name) is None
+
+
+_NOT_A_PASS_NAME = re.compile(r"(?i)(?:^|[_-])(?:" + _NOT_A_PASSWORD + r")[_-]pass(?:[_-]?\d{1,3})?$").search
 
 
 _CAMEL_WORD = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 """Where a camelCase name's next word starts: `accessToken`, `HFToken` (an acronym, then a word)."""
+
+
+_CREDENTIAL_HEADERS = frozenset(f(name) for name in ("Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie")
+                                for f in (str, str.lower, str.upper))
+"""The HTTP headers whose value is a credential (RFC 9110 11.6.2 Authorization, 11.7.2
+Proxy-Authorization; RFC 6265 4 Cookie, Set-Cookie), as a parsed headers dict keys them
+(`requests` spells them so, HTTP/2 in lower case): the text patterns read `"Authorization":
+"Bearer ..."` in a string, and a dict's value "Bearer x" alone holds no name. Not secret names:
+distill names a cookie's var `cookie_secret`, from is_secret_name."""
+
+
+def _credential_masked(key: str, value: str) -> str:
+    """A credential header's value masked, as the text patterns mask it: an Authorization's scheme
+    stays (`Bearer ***REDACTED***`), a Set-Cookie's attributes (`; Path=/; HttpOnly`); a `$VAR`
+    the shell fills in is none (_SHELL_REFERENCE)."""
+    if key[0] in "AaPp":
+        scheme, space, credentials = value.partition(" ")
+        if space and scheme.isalpha() and credentials.strip():
+            return value if credentials.lstrip()[:1] == "$" else scheme + " " + MASK
+    if value[:1] == "$":
+        return value
+    if key[0] in "Ss":
+        _, semicolon, attributes = value.partition(";")
+        return MASK + semicolon + attributes
+    return MASK
 
 
 def redact_value(value: Any, key: str | None = None) -> Any:
@@ -587,6 +647,8 @@ def redact_value(value: Any, key: str | None = None) -> Any:
     if isinstance(value, str):
         if key is not None and value != "" and is_secret_name(key):
             return MASK
+        if key in _CREDENTIAL_HEADERS and value.strip():
+            return _credential_masked(key, value)
         return redact_text(value)
     if isinstance(value, list):
         return _redact_list(value)
@@ -616,7 +678,12 @@ def _redact_dict(d: dict) -> dict:
     for k, v in d.items():
         t = type(v)
         if t is str:
-            out[k] = MASK if v and isinstance(k, str) and is_secret_name(k) else redact_text(v)
+            if v and isinstance(k, str) and is_secret_name(k):
+                out[k] = MASK
+            elif k in _CREDENTIAL_HEADERS and v.strip():
+                out[k] = _credential_masked(k, v)
+            else:
+                out[k] = redact_text(v)
         elif t is int or t is float or t is bool or v is None:
             out[k] = v
         else:
@@ -626,7 +693,7 @@ def _redact_dict(d: dict) -> dict:
 
 @lru_cache(maxsize=1024)  # the records of one kind share their keys
 def _any_secret_key(keys: tuple) -> bool:
-    return any(isinstance(k, str) and is_secret_name(k) for k in keys)
+    return any(isinstance(k, str) and (is_secret_name(k) or k in _CREDENTIAL_HEADERS) for k in keys)
 
 
 # A flag whose next word is a secret, when a command is kept as its words (a server's argv read
