@@ -14,7 +14,10 @@ from dataclasses import dataclass
 _JOB_END = re.compile(
     r"^\[\d+\]\s*[+-]?\s+(?:\d+ +)?"
     r"(?P<status>Exit (?P<code>\d+)|exit (?P<zcode>\d+)|Killed|killed|Terminated|terminated|Segmentation fault"
-    r"|segmentation fault|Aborted|abort|Done|done)(?: \(core dumped\))?\s+(?P<command>\S.*?)\s*$", re.M)
+    r"|segmentation fault|Aborted|abort|Done|done)(?: \(core dumped\))?\s+(?P<command>\S.*?)"
+    r"(?:  \(wd: (?P<wd>[^\n]*?)\))?\s*$", re.M)
+"""bash adds ``  (wd: DIR)`` after the command of a job started in another folder than the shell
+is in now (bash jobs.c ``print_pipeline``, ``polite_directory_format``: ``~`` for home)."""
 _SIGNALLED = {"killed": (137, "SIGKILL"), "terminated": (143, "SIGTERM"), "segmentation fault": (139, "SIGSEGV"),
               "aborted": (134, "SIGABRT"), "abort": (134, "SIGABRT"), "done": (0, None)}
 """A job's status word and its exit status (128 + the signal's number on Linux, signal(7))."""
@@ -41,6 +44,8 @@ class JobEnd:
     line: str
     cut: bool = False
     """The shell showed only the command's start (fish's ellipsis): a job whose command starts so."""
+    wd: str | None = None
+    """The folder the job was started in, where bash showed it (``(wd: DIR)``, a folder since left)."""
 
 
 def ended_job(jobs, end: JobEnd) -> str | None:
@@ -66,7 +71,7 @@ def job_ends(output: str) -> list[JobEnd]:
     for m in _JOB_END.finditer(output):
         code = m.group("code") or m.group("zcode")
         exit_code, signal = (int(code), None) if code else _SIGNALLED[m.group("status").lower()]
-        ends.append(JobEnd(_normal(m.group("command")), exit_code, signal, m.group(0).strip()))
+        ends.append(JobEnd(_normal(m.group("command")), exit_code, signal, m.group(0).strip(), False, m.group("wd")))
     if "fish: Job " in output:
         for m in _FISH_JOB_SIGNALLED.finditer(output):
             number = _SIGNAL_NUMBERS.get(m.group("signal"))
