@@ -8,6 +8,7 @@ under util-linux script 2.38.1."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 
@@ -105,6 +106,11 @@ def written_files(words: list[str]) -> frozenset[str]:
     :func:`shell.split_words` gives them (``>`` a word of its own): ``> srv.log``, ``2> err.log``,
     ``&> srv.log``, ``>> srv.log``, ``| tee -a srv.log`` (not ``/dev/null``). A job started with ``&`` writes there
     what it would have printed, the error it died of too (``nohup python3 srv.py > srv.log 2>&1 &``)."""
+    return frozenset(name.rstrip("/").rsplit("/", 1)[-1] for name in written_paths(words))
+
+
+def written_paths(words: list[str]) -> list[str]:
+    """The paths, as typed, of the files a command's output goes to (:func:`written_files`)."""
     names = []
     for n, word in enumerate(words):
         if word == ">" and n + 1 < len(words) and words[n + 1] not in (">", "&"):
@@ -115,4 +121,15 @@ def written_files(words: list[str]) -> frozenset[str]:
                     break
                 if w[:1] != "-":
                     names.append(w)
-    return frozenset(name.rstrip("/").rsplit("/", 1)[-1] for name in names if name and not name.startswith("/dev/"))
+    return [name for name in names if name and not name.startswith("/dev/")]
+
+
+def log_key(path: str, cwd: str | None) -> str:
+    """The key a file a job writes to, or a command reads, is known by: its path as the shell saw
+    it (the folder the command ran in, from the prompt, and the path typed: ``srv.log`` in
+    ``~/a`` and in ``~/b`` are two files), or its name where the folder is not known."""
+    if path[:1] not in "/~":
+        if not cwd or cwd[:1] not in "/~":
+            return path.rstrip("/").rsplit("/", 1)[-1]
+        path = cwd + "/" + path
+    return posixpath.normpath(path)
