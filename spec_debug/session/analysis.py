@@ -12,7 +12,7 @@ import re
 from collections import Counter, OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 from pathlib import Path
 
@@ -1182,6 +1182,10 @@ class _SessionState:
         target = x.target
         if self.shell_variables is not None and ev.command:
             target = self._shell_target(ev, target)
+        if ev.container is not None and target is not None and target.container is None and target.host is None:
+            # typed in a container's shell a terminal log saw opened: it ran in that container,
+            # as `docker exec sglang CMD` would have (formats.shell_logins.Logins.containers)
+            target = replace(target, container=ev.container)
         # the pivot logic's kind of step: a look at an installed version (`pip show sglang`) is
         # "other" in commands[], but no retry of a failed launch (was: the turn to it went unnoticed)
         step = category

@@ -45,8 +45,8 @@ class Logins:
     """The shells a terminal log entered, innermost last: ``(host, by ssh)``; a subshell on the
     same host (``sudo -i``, ``docker exec -it c bash``) also ends with ``exit``."""
 
-    __slots__ = ("aliases", "awaiting", "exited", "greeted", "home", "pending", "pending_from", "same_prompt",
-                 "shown", "stack", "variables")
+    __slots__ = ("aliases", "awaiting", "containers", "exited", "greeted", "home", "pending", "pending_container",
+                 "pending_from", "same_prompt", "shown", "stack", "variables")
 
     def __init__(self) -> None:
         self.stack: list[tuple[str | None, bool]] = []
@@ -59,6 +59,11 @@ class Logins:
         is the same machine's (``root@gpu-node-7:~# exec zsh``, then oh-my-zsh's ``➜  ~``)."""
         self.pending: tuple[str | None, bool] | None = None
         """A shell the last command opens, if its output (did it open?) shows no failure."""
+        self.containers: list[str | None] = []
+        """For each shell of the stack, the container it runs in (``docker:sglang`` for ``docker
+        exec -it sglang bash``, and a ``bash`` or ``sudo -i`` typed in there), else None."""
+        self.pending_container: str | None = None
+        """The container of the pending shell."""
         self.greeted = False
         """The last login's output showed the shell opened (:data:`_GREETINGS`)."""
         self.exited = False
@@ -90,8 +95,10 @@ class Logins:
                 self.stack.append(entry)
                 self.same_prompt.append(None)
                 self.shown.append(None)
+                self.containers.append(self.pending_container)
                 del self.stack[:-_MAX_DEPTH]  # a log that never exits its shells stays bounded
                 del self.same_prompt[:-_MAX_DEPTH]
+                del self.containers[:-_MAX_DEPTH]
                 del self.shown[:-_MAX_DEPTH - 1]
                 self.awaiting = (entry[0], self.pending_from) if entry[1] and entry[0] else None
                 self.greeted = any(line.startswith(_GREETINGS) for line in head)
@@ -108,7 +115,9 @@ class Logins:
         if shown is not None:
             if self.awaiting is not None:
                 self._name_prompt(shown)
-            if self.same_prompt and self.same_prompt[-1] == shown.lower():
+            if self.containers and self.containers[-1] is not None:
+                host = self.stack[-1][0]  # the container's id (`root@a1b2c3d4e5f6`): on the host it runs on
+            elif self.same_prompt and self.same_prompt[-1] == shown.lower():
                 host = self.stack[-1][0]
             else:
                 host = self.aliases.get(shown.lower(), shown) if self.aliases else shown
@@ -118,7 +127,12 @@ class Logins:
             return self.shown[-1]
         return self.stack[-1][0] if self.stack else self.home
 
+    def container(self) -> str | None:
+        """The container the innermost shell runs in (:attr:`containers`)."""
+        return self.containers[-1] if self.containers else None
+
     def _pop(self) -> tuple[str | None, bool]:
+        self.containers.pop()
         self.same_prompt.pop()
         self.shown.pop()
         return self.stack.pop()
@@ -156,8 +170,12 @@ class Logins:
             host = _login_host(command, self.variables.get(self.where(shown)))
             self.pending = (host, True) if host is not None else None
             self.pending_from = shown
+            self.pending_container = None
         elif program in _SUBSHELL_PROGRAMS and _opens_subshell(command):
             self.pending = (self.where(shown), False)
+            # a container's shell (docker/podman/kubectl exec), or one opened in the container's
+            self.pending_container = shell.parse_target(command).container \
+                if program in ("docker", "podman", "kubectl") else self.container()
 
 
 def _same_machine(a: str, b: str) -> bool:
