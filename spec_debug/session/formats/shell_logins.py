@@ -117,6 +117,8 @@ class Logins:
                 self._name_prompt(shown)
             if self.containers and self.containers[-1] is not None:
                 host = self.stack[-1][0]  # the container's id (`root@a1b2c3d4e5f6`): on the host it runs on
+                if self.containers[-1] == _UNNAMED:
+                    self.containers[-1] = _UNNAMED + shown  # `docker run -it IMAGE bash`: known by its id
             elif self.same_prompt and self.same_prompt[-1] == shown.lower():
                 host = self.stack[-1][0]
             else:
@@ -128,8 +130,10 @@ class Logins:
         return self.stack[-1][0] if self.stack else self.home
 
     def container(self) -> str | None:
-        """The container the innermost shell runs in (:attr:`containers`)."""
-        return self.containers[-1] if self.containers else None
+        """The container the innermost shell runs in (:attr:`containers`; None for a ``docker
+        run`` one no prompt has named yet)."""
+        container = self.containers[-1] if self.containers else None
+        return None if container == _UNNAMED else container
 
     def _pop(self) -> tuple[str | None, bool]:
         self.containers.pop()
@@ -174,7 +178,7 @@ class Logins:
         elif program in _SUBSHELL_PROGRAMS and _opens_subshell(command):
             self.pending = (self.where(shown), False)
             # a container's shell (docker/podman/kubectl exec), or one opened in the container's
-            self.pending_container = shell.parse_target(command).container \
+            self.pending_container = (_run_container(command) or shell.parse_target(command).container) \
                 if program in ("docker", "podman", "kubectl") else self.container()
 
 
@@ -269,5 +273,26 @@ def _opens_subshell(command: str) -> bool:
     program, args = words[0].rsplit("/", 1)[-1], words[1:]
     if program not in ("docker", "podman", "kubectl"):
         return waits_at_terminal(command) == "shell"
-    # docker|podman exec -it CONTAINER SHELL, kubectl exec -it POD -- SHELL
-    return "exec" in args[:2] and bool(args) and args[-1] in _SHELLS and any(a.startswith("-") and "i" in a for a in args)
+    # docker|podman exec -it CONTAINER SHELL, kubectl exec -it POD -- SHELL; docker|podman run -it IMAGE SHELL
+    return ("exec" in args[:2] or (program != "kubectl" and "run" in args[:2])) and bool(args) \
+        and args[-1] in _SHELLS and any(a.startswith("-") and "i" in a for a in args)
+
+
+_UNNAMED = "docker:"
+"""The container of a ``docker run -it IMAGE bash`` given no ``--name``: docker names it at random
+and its shell's prompt shows its id (the first 12 hex digits, its hostname: docs.docker.com,
+container networking), which ``docker exec`` takes too: ``docker:`` + that id, once a prompt shows it."""
+
+
+def _run_container(command: str) -> str | None:
+    """The container ``docker run -it ... IMAGE bash`` (:func:`_opens_subshell`) starts: ``docker:NAME``
+    for ``--name NAME``, else :data:`_UNNAMED`; None for any other command."""
+    words = shell.split_words(command)
+    if "run" not in words[1:3]:
+        return None
+    for i, word in enumerate(words):
+        if word == "--name" and i + 1 < len(words):
+            return _UNNAMED + words[i + 1]
+        if word.startswith("--name="):
+            return _UNNAMED + word[len("--name="):]
+    return _UNNAMED
