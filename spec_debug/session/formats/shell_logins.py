@@ -175,11 +175,15 @@ class Logins:
             self.pending = (host, True) if host is not None else None
             self.pending_from = shown
             self.pending_container = None
-        elif program in _SUBSHELL_PROGRAMS and _opens_subshell(command):
+        elif (program in _SUBSHELL_PROGRAMS or ("=" in first and "docker" in command)) and _opens_subshell(command):
             self.pending = (self.where(shown), False)
             # a container's shell (docker/podman/kubectl exec), or one opened in the container's
-            self.pending_container = (_run_container(command) or shell.parse_target(command).container) \
-                if program in ("docker", "podman", "kubectl") else self.container()
+            self.pending_container = self.container()
+            if program not in ("sudo", "su", "bash", "zsh", "sh"):
+                target = shell.parse_target(command)
+                if target.host is not None:  # `docker -H ssh://root@gpu07 exec -it ...`, DOCKER_HOST=
+                    self.pending = (target.host, False)
+                self.pending_container = _run_container(_cli_words(shell.split_words(command))) or target.container
 
 
 def _same_machine(a: str, b: str) -> bool:
@@ -270,6 +274,10 @@ def _opens_subshell(command: str) -> bool:
     words = shell.split_words(command)
     if any(w in _CONTROL for w in words):
         return False
+    if "=" in words[0] or words[0].rsplit("/", 1)[-1] in ("docker", "podman"):
+        words = _cli_words(words)
+        if not words:
+            return False
     program, args = words[0].rsplit("/", 1)[-1], words[1:]
     if program not in ("docker", "podman", "kubectl"):
         return waits_at_terminal(command) == "shell"
@@ -284,11 +292,30 @@ and its shell's prompt shows its id (the first 12 hex digits, its hostname: docs
 container networking), which ``docker exec`` takes too: ``docker:`` + that id, once a prompt shows it."""
 
 
-def _run_container(command: str) -> str | None:
-    """The container ``docker run -it ... IMAGE bash`` (:func:`_opens_subshell`) starts: ``docker:NAME``
-    for ``--name NAME``, else :data:`_UNNAMED`; None for any other command."""
-    words = shell.split_words(command)
-    if "run" not in words[1:3]:
+_GLOBAL_VALUE_FLAGS = frozenset({"-H", "--host", "-c", "--context", "--config", "-l", "--log-level"})
+"""The docker CLI's own options before its command that take a value (docker/cli cli/flags/options.go)."""
+
+
+def _cli_words(words: list[str]) -> list[str]:
+    """``words`` of a docker or podman command from the program on, without the variables set
+    before it (``DOCKER_HOST=ssh://gpu07``) nor the CLI's own options (``-H ssh://gpu07``,
+    ``--context gpu07``); empty for another program."""
+    i = 0
+    while i < len(words) and "=" in words[i] and words[i].split("=", 1)[0].isidentifier():
+        i += 1
+    if i >= len(words) or words[i].rsplit("/", 1)[-1] not in ("docker", "podman"):
+        return []
+    out, j = [words[i]], i + 1
+    while j < len(words) and words[j][:1] == "-":
+        j += 2 if words[j] in _GLOBAL_VALUE_FLAGS else 1
+    return out + words[j:]
+
+
+def _run_container(words: list[str]) -> str | None:
+    """The container ``docker run -it ... IMAGE bash`` (:func:`_opens_subshell`, its words by
+    :func:`_cli_words`) starts: ``docker:NAME`` for ``--name NAME``, else :data:`_UNNAMED`; None
+    for any other command."""
+    if "run" not in words[1:2]:
         return None
     for i, word in enumerate(words):
         if word == "--name" and i + 1 < len(words):
