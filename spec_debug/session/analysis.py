@@ -696,10 +696,13 @@ def _job_logged(job_logs: dict, command: str, cwd: str | None = None) -> Command
             return job  # the same path, or a job whose folder is not known writing a file so named
     for word in words:
         name = word.rstrip("/").rsplit("/", 1)[-1]
-        if not name or log_key(word, cwd) != name:
-            continue  # where the reading's folder is known, another folder's file is another file
+        if not name:
+            continue
+        read = log_key(word, cwd)
         for key in reversed(job_logs):
-            if key.rsplit("/", 1)[-1] == name:
+            # the reading's folder unknown, or one path under ~ and one from / (the home's path is
+            # not known: ~/srv.log may be /root/srv.log); otherwise another folder's file is another
+            if key.rsplit("/", 1)[-1] == name and (read == name or key[:1] != read[:1]):
                 return job_logs[key]
     return None
 

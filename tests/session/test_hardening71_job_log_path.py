@@ -85,6 +85,30 @@ def test_by_name_where_a_folder_is_not_known(tmp_path: Path) -> None:
         ("tool_error", *job, "Error: draft model /models/x not found")]
 
 
+def test_by_name_where_the_homes_path_is_not_known(tmp_path: Path) -> None:
+    # ~/srv.log typed at the prompt, /root/srv.log read: the home folder's path is not shown
+    path = tmp_path / "session.log"
+    path.write_text("root@gpu01:~# nohup python3 srv.py > srv.log 2>&1 &\n[1] 4242\n"
+                    "root@gpu01:~# sleep 5\n[1]+  Exit 1                  nohup python3 srv.py > srv.log 2>&1\n"
+                    "root@gpu01:~# tail -n 1 /root/srv.log\nError: draft model /models/x not found\n")
+    job = ("nohup python3 srv.py > srv.log 2>&1 &", "~")
+    assert _errors(path) == [
+        ("exit_code", *job, "[1]+  Exit 1                  nohup python3 srv.py > srv.log 2>&1"),
+        ("tool_error", *job, "Error: draft model /models/x not found")]
+
+
+def test_by_name_where_the_homes_path_is_not_known(tmp_path: Path) -> None:
+    # ~/srv.log typed at the prompt, /root/srv.log read: the home folder's path is not shown
+    path = tmp_path / "session.log"
+    path.write_text("root@gpu01:~# nohup python3 srv.py > srv.log 2>&1 &\n[1] 4242\n"
+                    "root@gpu01:~# sleep 5\n[1]+  Exit 1                  nohup python3 srv.py > srv.log 2>&1\n"
+                    "root@gpu01:~# tail -n 1 /root/srv.log\nError: draft model /models/x not found\n")
+    job = ("nohup python3 srv.py > srv.log 2>&1 &", "~")
+    assert _errors(path) == [
+        ("exit_code", *job, "[1]+  Exit 1                  nohup python3 srv.py > srv.log 2>&1"),
+        ("tool_error", *job, "Error: draft model /models/x not found")]
+
+
 def test_the_key_of_a_file() -> None:
     from spec_debug.session.job_ends import log_key
     assert [log_key(p, cwd) for p, cwd in [
