@@ -12,7 +12,7 @@ import re
 from collections import Counter, OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 from pathlib import Path
 
@@ -31,7 +31,7 @@ from spec_debug.session.formats import claude_code
 from spec_debug.session.formats import shell_logins
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host, starts_service
-from spec_debug.session.job_ends import backgrounded, ended_job, job_ends, reports_job_end, written_files
+from spec_debug.session.job_ends import backgrounded, ended_job, job_ends, log_key, reports_job_end, written_paths
 from spec_debug.session.keyboard_stop import CTRL_C, SIGINT_STATUS, ended_by_the_key, stopped_output
 from spec_debug.session.login_hops import LoginHops
 from spec_debug.session.metric_tables import NO_SPEC
@@ -683,20 +683,35 @@ def _traceback_printer(background: OrderedDict, command: str, output: str) -> Co
     return _job_printing(background, output)
 
 
-def _job_logged(job_logs: dict, command: str) -> CommandRecord | None:
+def _job_logged(job_logs: dict, command: str, cwd: str | None = None) -> CommandRecord | None:
     """The background job whose log file ``command`` (``cat srv.log``, ``tail -n 50
-    logs/srv.log``) reads, by the file's name: the job typed with ``nohup python3 srv.py > srv.log
-    2>&1 &``, whose ``[1]+ Exit 1`` says only that it failed, not why."""
-    for word in shell.split_words(command):
-        if word[:1] != "-" and (job := job_logs.get(word.rstrip("/").rsplit("/", 1)[-1])) is not None:
-            return job
+    logs/srv.log``), run in the folder ``cwd``, reads: the job typed with ``nohup python3 srv.py >
+    srv.log 2>&1 &``, whose ``[1]+ Exit 1`` says only that it failed, not why. The file is the
+    one at the same path (:func:`job_ends.log_key`) where both folders are known, else the one of
+    the same name (the newest job writing one)."""
+    words = [word for word in shell.split_words(command) if word[:1] != "-"]
+    for word in words:
+        if (job := job_logs.get(log_key(word, cwd))) is not None \
+                or (job := job_logs.get(word.rstrip("/").rsplit("/", 1)[-1])) is not None:
+            return job  # the same path, or a job whose folder is not known writing a file so named
+    for word in words:
+        name = word.rstrip("/").rsplit("/", 1)[-1]
+        if not name:
+            continue
+        read = log_key(word, cwd)
+        for key in reversed(job_logs):
+            # the reading's folder unknown, or one path under ~ and one from / (the home's path is
+            # not known: ~/srv.log may be /root/srv.log); otherwise another folder's file is another
+            if key.rsplit("/", 1)[-1] == name and (read == name or key[:1] != read[:1]):
+                return job_logs[key]
     return None
 
 
-def _job_log_failure(job_logs: dict, command: str, output: str) -> tuple[CommandRecord, failures.ErrorInfo] | None:
-    """The failed background job whose log ``command`` reads, and the failure the log's last line
-    states, which the job ended on (:func:`python_exit.python_said_failure`)."""
-    job = _job_logged(job_logs, command)
+def _job_log_failure(job_logs: dict, command: str, output: str,
+                     cwd: str | None = None) -> tuple[CommandRecord, failures.ErrorInfo] | None:
+    """The failed background job whose log ``command`` (run in ``cwd``) reads, and the failure the
+    log's last line states, which the job ended on (:func:`python_exit.python_said_failure`)."""
+    job = _job_logged(job_logs, command, cwd)
     if job is None or not job.is_error:
         return None
     said = python_said_failure(job.inner, output)
@@ -748,9 +763,9 @@ class _Agent:
     """Commands typed with ``&`` in a terminal log, by their job's command line (:mod:`job_ends`):
     the shell reports their end in the output of a later command."""
     job_logs: dict = field(default_factory=dict)
-    """The name of a file a command typed with ``&`` writes its output to (``> srv.log``,
-    :func:`job_ends.written_files`) -> that command: the errors a later reading of the file shows
-    are the job's (:func:`_job_logged`)."""
+    """The path of a file a command typed with ``&`` writes its output to (``> srv.log`` in the
+    folder the prompt showed; its name where it showed none: :func:`job_ends.log_key`) -> that
+    command: the errors a later reading of the file shows are the job's (:func:`_job_logged`)."""
     stopped_typed: CommandRecord | None = None
     """The last command typed that the person stopped with Ctrl-C (:mod:`keyboard_stop`): an
     ``echo $?`` of 130 after it is the signal's status (128 + SIGINT, bash(1) EXIT STATUS), no
@@ -1170,6 +1185,10 @@ class _SessionState:
         target = x.target
         if self.shell_variables is not None and ev.command:
             target = self._shell_target(ev, target)
+        if ev.container is not None and target is not None and target.container is None and target.host is None:
+            # typed in a container's shell a terminal log saw opened: it ran in that container,
+            # as `docker exec sglang CMD` would have (formats.shell_logins.Logins.containers)
+            target = replace(target, container=ev.container)
         # the pivot logic's kind of step: a look at an installed version (`pip show sglang`) is
         # "other" in commands[], but no retry of a failed launch (was: the turn to it went unnoticed)
         step = category
@@ -1216,7 +1235,8 @@ class _SessionState:
                     st.background[job] = record  # its end comes in a later command's output (job_ends)
                     if len(st.background) > 64:
                         st.background.popitem(last=False)
-                    for name in written_files(shell.split_words(record.command)):
+                    for path in written_paths(shell.split_words(record.command)):
+                        name = log_key(path, record.cwd)  # srv.log in ~/a and ~/b: two files
                         st.job_logs.pop(name, None)  # the newest job that writes there, kept last
                         st.job_logs[name] = record
                         if len(st.job_logs) > 64:
@@ -1348,7 +1368,7 @@ class _SessionState:
             found = (said,)
         elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
                 and st.job_logs and fmt == "text" and call.category == "logs" \
-                and (ended := _job_log_failure(st.job_logs, record.inner, ev.text)) is not None:
+                and (ended := _job_log_failure(st.job_logs, record.inner, ev.text, record.cwd)) is not None:
             # `cat srv.log` after the shell's `[1]+ Exit 1  nohup python3 srv.py > srv.log 2>&1`:
             # the log's last line is the failure the job ended on (sys.exit("Error: ..."), as
             # python_said_failure reads a program's own output), what its end did not say
@@ -1444,7 +1464,7 @@ class _SessionState:
             # BUILD FAILURE): the build failed, when it ran; the reading did not.
             failed = False
             if logged_by is None and st.job_logs and record is not None and fmt == "text":
-                logged_by = _job_logged(st.job_logs, record.inner)
+                logged_by = _job_logged(st.job_logs, record.inner, record.cwd)
         elif failed and exit_code is None and not ev.is_error and record is None and call is not None \
                 and shell.is_read_tool(call.tool_name):
             # Read or Grep of server.log: as `grep -n Error server.log` above, the errors are the

@@ -90,6 +90,11 @@ class Event:
     port: int | None = None
     """On a tool call with a command sent to ``host`` by an MCP server's SSH tool: the port its
     arguments name (``{host, port, username, command}``, ``host: "user@host:2222"``)."""
+    container: str | None = None
+    """On a tool call with a command: the container whose shell it was typed in, where the log
+    shows that shell opened (``docker exec -it sglang bash``, then ``root@a1b2c3d4e5f6:/#``):
+    ``docker:sglang``, as :func:`shell.parse_target` names a ``docker exec``'s; ``host`` is then
+    the machine the container runs on."""
 
 
 @dataclass(slots=True)

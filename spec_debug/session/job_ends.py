@@ -8,13 +8,17 @@ under util-linux script 2.38.1."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 
 _JOB_END = re.compile(
     r"^\[\d+\]\s*[+-]?\s+(?:\d+ +)?"
     r"(?P<status>Exit (?P<code>\d+)|exit (?P<zcode>\d+)|Killed|killed|Terminated|terminated|Segmentation fault"
-    r"|segmentation fault|Aborted|abort|Done|done)(?: \(core dumped\))?\s+(?P<command>\S.*?)\s*$", re.M)
+    r"|segmentation fault|Aborted|abort|Done|done)(?: \(core dumped\))?\s+(?P<command>\S.*?)"
+    r"(?:  \(wd: (?P<wd>[^\n]*?)\))?\s*$", re.M)
+"""bash adds ``  (wd: DIR)`` after the command of a job started in another folder than the shell
+is in now (bash jobs.c ``print_pipeline``, ``polite_directory_format``: ``~`` for home)."""
 _SIGNALLED = {"killed": (137, "SIGKILL"), "terminated": (143, "SIGTERM"), "segmentation fault": (139, "SIGSEGV"),
               "aborted": (134, "SIGABRT"), "abort": (134, "SIGABRT"), "done": (0, None)}
 """A job's status word and its exit status (128 + the signal's number on Linux, signal(7))."""
@@ -41,6 +45,8 @@ class JobEnd:
     line: str
     cut: bool = False
     """The shell showed only the command's start (fish's ellipsis): a job whose command starts so."""
+    wd: str | None = None
+    """The folder the job was started in, where bash showed it (``(wd: DIR)``, a folder since left)."""
 
 
 def ended_job(jobs, end: JobEnd) -> str | None:
@@ -66,7 +72,7 @@ def job_ends(output: str) -> list[JobEnd]:
     for m in _JOB_END.finditer(output):
         code = m.group("code") or m.group("zcode")
         exit_code, signal = (int(code), None) if code else _SIGNALLED[m.group("status").lower()]
-        ends.append(JobEnd(_normal(m.group("command")), exit_code, signal, m.group(0).strip()))
+        ends.append(JobEnd(_normal(m.group("command")), exit_code, signal, m.group(0).strip(), False, m.group("wd")))
     if "fish: Job " in output:
         for m in _FISH_JOB_SIGNALLED.finditer(output):
             number = _SIGNAL_NUMBERS.get(m.group("signal"))
@@ -100,6 +106,11 @@ def written_files(words: list[str]) -> frozenset[str]:
     :func:`shell.split_words` gives them (``>`` a word of its own): ``> srv.log``, ``2> err.log``,
     ``&> srv.log``, ``>> srv.log``, ``| tee -a srv.log`` (not ``/dev/null``). A job started with ``&`` writes there
     what it would have printed, the error it died of too (``nohup python3 srv.py > srv.log 2>&1 &``)."""
+    return frozenset(name.rstrip("/").rsplit("/", 1)[-1] for name in written_paths(words))
+
+
+def written_paths(words: list[str]) -> list[str]:
+    """The paths, as typed, of the files a command's output goes to (:func:`written_files`)."""
     names = []
     for n, word in enumerate(words):
         if word == ">" and n + 1 < len(words) and words[n + 1] not in (">", "&"):
@@ -110,4 +121,15 @@ def written_files(words: list[str]) -> frozenset[str]:
                     break
                 if w[:1] != "-":
                     names.append(w)
-    return frozenset(name.rstrip("/").rsplit("/", 1)[-1] for name in names if name and not name.startswith("/dev/"))
+    return [name for name in names if name and not name.startswith("/dev/")]
+
+
+def log_key(path: str, cwd: str | None) -> str:
+    """The key a file a job writes to, or a command reads, is known by: its path as the shell saw
+    it (the folder the command ran in, from the prompt, and the path typed: ``srv.log`` in
+    ``~/a`` and in ``~/b`` are two files), or its name where the folder is not known."""
+    if path[:1] not in "/~":
+        if not cwd or cwd[:1] not in "/~":
+            return path.rstrip("/").rsplit("/", 1)[-1]
+        path = cwd + "/" + path
+    return posixpath.normpath(path)

@@ -268,7 +268,7 @@ def test_leaving_a_root_shell_or_a_container_stays_on_the_remote_host(tmp_path: 
                     "$ exit\nlogout\nConnection to gpu01 closed.\n$ hostname\nlaptop\n", encoding="utf-8")
     assert [(c.command, c.host) for c in analyze_path(path).commands] == [
         ("ssh gpu01", "gpu01"), ("sudo -i", "gpu01"), ("nvidia-smi -r -i 0", "gpu01"), ("exit", "gpu01"),
-        ("docker exec -it sglang bash", "gpu01"), ("ls /models", "a1b2c3d4e5f6"), ("exit", "a1b2c3d4e5f6"),
+        ("docker exec -it sglang bash", "gpu01"), ("ls /models", "gpu01"), ("exit", "gpu01"),  # in docker:sglang
         ("sudo -i", "gpu01"), ("df -h /models", "gpu01"), ("exit", "gpu01"), ("hostname", None)]
 
 

@@ -45,8 +45,8 @@ class Logins:
     """The shells a terminal log entered, innermost last: ``(host, by ssh)``; a subshell on the
     same host (``sudo -i``, ``docker exec -it c bash``) also ends with ``exit``."""
 
-    __slots__ = ("aliases", "awaiting", "exited", "greeted", "home", "pending", "pending_from", "same_prompt",
-                 "shown", "stack", "variables")
+    __slots__ = ("aliases", "awaiting", "containers", "exited", "greeted", "home", "pending", "pending_container",
+                 "pending_from", "same_prompt", "shown", "stack", "variables")
 
     def __init__(self) -> None:
         self.stack: list[tuple[str | None, bool]] = []
@@ -59,6 +59,11 @@ class Logins:
         is the same machine's (``root@gpu-node-7:~# exec zsh``, then oh-my-zsh's ``➜  ~``)."""
         self.pending: tuple[str | None, bool] | None = None
         """A shell the last command opens, if its output (did it open?) shows no failure."""
+        self.containers: list[str | None] = []
+        """For each shell of the stack, the container it runs in (``docker:sglang`` for ``docker
+        exec -it sglang bash``, and a ``bash`` or ``sudo -i`` typed in there), else None."""
+        self.pending_container: str | None = None
+        """The container of the pending shell."""
         self.greeted = False
         """The last login's output showed the shell opened (:data:`_GREETINGS`)."""
         self.exited = False
@@ -90,8 +95,10 @@ class Logins:
                 self.stack.append(entry)
                 self.same_prompt.append(None)
                 self.shown.append(None)
+                self.containers.append(self.pending_container)
                 del self.stack[:-_MAX_DEPTH]  # a log that never exits its shells stays bounded
                 del self.same_prompt[:-_MAX_DEPTH]
+                del self.containers[:-_MAX_DEPTH]
                 del self.shown[:-_MAX_DEPTH - 1]
                 self.awaiting = (entry[0], self.pending_from) if entry[1] and entry[0] else None
                 self.greeted = any(line.startswith(_GREETINGS) for line in head)
@@ -108,7 +115,11 @@ class Logins:
         if shown is not None:
             if self.awaiting is not None:
                 self._name_prompt(shown)
-            if self.same_prompt and self.same_prompt[-1] == shown.lower():
+            if self.containers and self.containers[-1] is not None:
+                host = self.stack[-1][0]  # the container's id (`root@a1b2c3d4e5f6`): on the host it runs on
+                if self.containers[-1] == _UNNAMED:
+                    self.containers[-1] = _UNNAMED + shown  # `docker run -it IMAGE bash`: known by its id
+            elif self.same_prompt and self.same_prompt[-1] == shown.lower():
                 host = self.stack[-1][0]
             else:
                 host = self.aliases.get(shown.lower(), shown) if self.aliases else shown
@@ -118,7 +129,14 @@ class Logins:
             return self.shown[-1]
         return self.stack[-1][0] if self.stack else self.home
 
+    def container(self) -> str | None:
+        """The container the innermost shell runs in (:attr:`containers`; None for a ``docker
+        run`` one no prompt has named yet)."""
+        container = self.containers[-1] if self.containers else None
+        return None if container == _UNNAMED else container
+
     def _pop(self) -> tuple[str | None, bool]:
+        self.containers.pop()
         self.same_prompt.pop()
         self.shown.pop()
         return self.stack.pop()
@@ -156,8 +174,16 @@ class Logins:
             host = _login_host(command, self.variables.get(self.where(shown)))
             self.pending = (host, True) if host is not None else None
             self.pending_from = shown
-        elif program in _SUBSHELL_PROGRAMS and _opens_subshell(command):
+            self.pending_container = None
+        elif (program in _SUBSHELL_PROGRAMS or ("=" in first and "docker" in command)) and _opens_subshell(command):
             self.pending = (self.where(shown), False)
+            # a container's shell (docker/podman/kubectl exec), or one opened in the container's
+            self.pending_container = self.container()
+            if program not in ("sudo", "su", "bash", "zsh", "sh"):
+                target = shell.parse_target(command)
+                if target.host is not None:  # `docker -H ssh://root@gpu07 exec -it ...`, DOCKER_HOST=
+                    self.pending = (target.host, False)
+                self.pending_container = _run_container(_cli_words(shell.split_words(command))) or target.container
 
 
 def _same_machine(a: str, b: str) -> bool:
@@ -248,8 +274,52 @@ def _opens_subshell(command: str) -> bool:
     words = shell.split_words(command)
     if any(w in _CONTROL for w in words):
         return False
+    if "=" in words[0] or words[0].rsplit("/", 1)[-1] in ("docker", "podman"):
+        words = _cli_words(words)
+        if not words:
+            return False
     program, args = words[0].rsplit("/", 1)[-1], words[1:]
     if program not in ("docker", "podman", "kubectl"):
         return waits_at_terminal(command) == "shell"
-    # docker|podman exec -it CONTAINER SHELL, kubectl exec -it POD -- SHELL
-    return "exec" in args[:2] and bool(args) and args[-1] in _SHELLS and any(a.startswith("-") and "i" in a for a in args)
+    # docker|podman exec -it CONTAINER SHELL, kubectl exec -it POD -- SHELL; docker|podman run -it IMAGE SHELL
+    return ("exec" in args[:2] or (program != "kubectl" and "run" in args[:2])) and bool(args) \
+        and args[-1] in _SHELLS and any(a.startswith("-") and "i" in a for a in args)
+
+
+_UNNAMED = "docker:"
+"""The container of a ``docker run -it IMAGE bash`` given no ``--name``: docker names it at random
+and its shell's prompt shows its id (the first 12 hex digits, its hostname: docs.docker.com,
+container networking), which ``docker exec`` takes too: ``docker:`` + that id, once a prompt shows it."""
+
+
+_GLOBAL_VALUE_FLAGS = frozenset({"-H", "--host", "-c", "--context", "--config", "-l", "--log-level"})
+"""The docker CLI's own options before its command that take a value (docker/cli cli/flags/options.go)."""
+
+
+def _cli_words(words: list[str]) -> list[str]:
+    """``words`` of a docker or podman command from the program on, without the variables set
+    before it (``DOCKER_HOST=ssh://gpu07``) nor the CLI's own options (``-H ssh://gpu07``,
+    ``--context gpu07``); empty for another program."""
+    i = 0
+    while i < len(words) and "=" in words[i] and words[i].split("=", 1)[0].isidentifier():
+        i += 1
+    if i >= len(words) or words[i].rsplit("/", 1)[-1] not in ("docker", "podman"):
+        return []
+    out, j = [words[i]], i + 1
+    while j < len(words) and words[j][:1] == "-":
+        j += 2 if words[j] in _GLOBAL_VALUE_FLAGS else 1
+    return out + words[j:]
+
+
+def _run_container(words: list[str]) -> str | None:
+    """The container ``docker run -it ... IMAGE bash`` (:func:`_opens_subshell`, its words by
+    :func:`_cli_words`) starts: ``docker:NAME`` for ``--name NAME``, else :data:`_UNNAMED`; None
+    for any other command."""
+    if "run" not in words[1:2]:
+        return None
+    for i, word in enumerate(words):
+        if word == "--name" and i + 1 < len(words):
+            return _UNNAMED + words[i + 1]
+        if word.startswith("--name="):
+            return _UNNAMED + word[len("--name="):]
+    return _UNNAMED

@@ -1793,6 +1793,7 @@ class _State:
         self.calls += 1
         call_id = f"text-call-{self.calls}"
         shown, host = host, self.logins.where(host, carried=shape is _THEME_PROMPT or shape is _POWERLINE_PROMPT)
+        container = self.logins.container() if self.logins.containers else None  # its `exit` too
         traced, self.tracing = self.tracing, False
         if traced:
             # A script's own commands ran where the script did: its `ssh gpu01 <<EOF` (xtrace
@@ -1802,6 +1803,8 @@ class _State:
             self.logins.ran(command, shown)
         call = self._event("tool_call", "assistant", line, tool_name="shell", call_id=call_id,
                            command=command, text=command, host=host, cwd=cwd, user=user)
+        if container is not None:
+            call.container = container  # typed in a container's shell (docker exec -it sglang bash)
         if not self.numbered and shell_history.is_listing(command):
             self.listing = call  # its output lists commands that ran before it (see _listed)
         else:
