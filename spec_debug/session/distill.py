@@ -1257,7 +1257,9 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set
             after = trigger_said(p)
             parts.append(f"It was the first step of a change of approach after {after + ' ' if after else ''}"
                          f"[msg {p.trigger_seq}].")
-        elif p.trigger_seq == cmd.result_seq:
+        elif p.trigger_seq == cmd.result_seq and (not p.trigger_command or p.trigger_command == cmd.command):
+            # of two calls answered in one message (`grep -c` and `tail` of one log), the one
+            # whose output said it
             parts.append(f"Its result ({trigger_said(p) or p.kind}) prompted a change of approach at [msg {p.seq}].")
     installed = decided.get((cmd.session, cmd.seq)) if decided else None
     if installed is not None:
