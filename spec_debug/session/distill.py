@@ -203,7 +203,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             # host and sent through ssh: one check, one step (the first one's provenance)
             continue
         runs.add(run)
-        step = {"id": _step_id(cmd, ids), "title": _title(cmd, names), "why": redact_text(_why(cmd, analysis, said, led, decided)),
+        step = {"id": _step_id(cmd, ids), "title": _title(cmd, names), "why": _why_said(_why(cmd, analysis, said, led, decided), names),
                 "run": run}
         if pasted:
             step["why"] += (" The session's command had characters pasted from a document; the step writes "
@@ -1210,6 +1210,16 @@ def _title_secrets(text: str, names: _VarNames) -> str:
         out += [text[pos:start], value[0] + slot + value[-1] if quoted else slot]
         pos = end
     return "".join(out) + text[pos:]
+
+
+def _why_said(why: str, names: _VarNames) -> str:
+    """``why`` redacted, a secret the playbook asks for as a var named as the title names it
+    ("with the token <hf_token> the user gave"), not masked: the agent's words quoted the value
+    the step's `run:` takes as ``{{ hf_token }}``. Only a why that held a secret is looked at again."""
+    masked = redact_text(why)
+    if masked == why:
+        return why
+    return redact_text(_SLOT_RE.sub(_VAR_IN_TITLE, _title_secrets(why, names)))
 
 
 # A title is a label, not a template: `{{ hf_token }}` there was rendered by the run, to an empty
