@@ -2122,7 +2122,7 @@ class _SessionState:
         check = category in _STEP_CATEGORY  # a look at an installed version
         category = _STEP_CATEGORY.get(category, category)  # commands[]' categories, as the JSON has them
         pivot = PivotRecord(self.session, ev.seq, trig.seq, trig.kind, summary, ev.agent, trig.category, category,
-                            ev.timestamp)
+                            ev.timestamp, trig.command)
         self._keep(self.kept["pivots"], pivot)
         if ev.agent == MAIN_AGENT and errors is not None:
             host = (target.host if target is not None else None) or ev.host

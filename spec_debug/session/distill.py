@@ -33,7 +33,7 @@ from spec_debug.redact import MASK, is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.builtin_checks import LISTED_WORDS, SERVED_WORDS, builtin_check_steps, checked_findings
 from spec_debug.session.cut_text import cut_at_word
-from spec_debug.session.failures import NOT_RUN
+from spec_debug.session.failures import NOT_RUN, failure_said
 from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
@@ -203,7 +203,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             # host and sent through ssh: one check, one step (the first one's provenance)
             continue
         runs.add(run)
-        step = {"id": _step_id(cmd, ids), "title": _title(cmd, names), "why": redact_text(_why(cmd, analysis, said, led, decided)),
+        step = {"id": _step_id(cmd, ids), "title": _title(cmd, names), "why": _why_said(_why(cmd, analysis, said, led, decided), names),
                 "run": run}
         if pasted:
             step["why"] += (" The session's command had characters pasted from a document; the step writes "
@@ -1212,6 +1212,16 @@ def _title_secrets(text: str, names: _VarNames) -> str:
     return "".join(out) + text[pos:]
 
 
+def _why_said(why: str, names: _VarNames) -> str:
+    """``why`` redacted, a secret the playbook asks for as a var named as the title names it
+    ("with the token <hf_token> the user gave"), not masked: the agent's words quoted the value
+    the step's `run:` takes as ``{{ hf_token }}``. Only a why that held a secret is looked at again."""
+    masked = redact_text(why)
+    if masked == why:
+        return why
+    return redact_text(_SLOT_RE.sub(_VAR_IN_TITLE, _title_secrets(why, names)))
+
+
 # A title is a label, not a template: `{{ hf_token }}` there was rendered by the run, to an empty
 # value where the step was skipped for want of it ("HF_TOKEN= env | ..." masked to "HF_TOKEN=
 # ***REDACTED*** | ...", "-p  --eval"); `<hf_token>` names the var and is shown as written.
@@ -1257,8 +1267,11 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set
             after = trigger_said(p)
             parts.append(f"It was the first step of a change of approach after {after + ' ' if after else ''}"
                          f"[msg {p.trigger_seq}].")
-        elif p.trigger_seq == cmd.result_seq:
-            parts.append(f"Its result ({trigger_said(p) or p.kind}) prompted a change of approach at [msg {p.seq}].")
+        elif p.trigger_seq == cmd.result_seq and (not p.trigger_command or p.trigger_command == cmd.command):
+            # of two calls answered in one message (`grep -c` and `tail` of one log), the one
+            # whose output said it
+            parts.append(f"Its result ({trigger_said(p, status=cmd.exit_code) or p.kind}) prompted a change of "
+                         f"approach at [msg {p.seq}].")
     installed = decided.get((cmd.session, cmd.seq)) if decided else None
     if installed is not None:
         parts.append(f"In the session the version it showed was changed next: "
@@ -1266,14 +1279,21 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set
     return " ".join(parts) or f"{CATEGORY_TITLES[cmd.category]} step from the session."
 
 
-def trigger_said(p: PivotRecord, limit: int = 140) -> str:
+def trigger_said(p: PivotRecord, limit: int = 140, status: int | None = None) -> str:
     """What prompted pivot ``p``, as its summary says it ("After UnboundLocalError: ... [msg 12],
     moved from ..."): a step's why named only the message ("after [msg 45]"), which the reader of
-    a playbook does not have at hand. "" where the summary says it otherwise."""
+    a playbook does not have at hand. "" where the summary says it otherwise. A failure known by
+    its exit status alone is said in words (the summary's "exit_code: curl: (22) ..." is
+    "exit status 22: curl: (22) ..." with the command's ``status``, else what it printed)."""
     if not p.summary.startswith("After "):
         return ""
     end = p.summary.find(f" [msg {p.trigger_seq}]")
-    return cut_at_word(p.summary[6:end], limit) if end > 6 else ""
+    if end <= 6:
+        return ""
+    said = p.summary[6:end]
+    if said.startswith("exit_code: "):
+        said = failure_said(None, "exit_code", said[11:], status)
+    return cut_at_word(said, limit)
 
 
 # A fenced block is the command itself, as mini-swe-agent and SWE-agent write their action

@@ -284,6 +284,20 @@ def error_said(exception: str | None, kind: str, message: str) -> str:
         return message
     return f"{name}: {message}"
 
+
+def failure_said(exception: str | None, kind: str, message: str, status: int | None = None) -> str:
+    """:func:`error_said` for people to read: a failure known only by its command's exit status
+    (kind ``exit_code``) says the status in words, "exit status 22: curl: (22) The requested URL
+    returned error: 401", not the JSON's identifier ("exit_code: curl: ..."). ``status``: the
+    command's exit status, None where it is not known (the message is said alone)."""
+    if kind != "exit_code" or exception:
+        return error_said(exception, kind, message)
+    if message.startswith(("exit code", "exit status", "Exit code", "Exit status")):
+        return message  # "exit code 1": said already
+    if status is None:
+        return message or "a failed command"
+    return f"exit status {status}: {message}" if message else f"exit status {status}"
+
 # A compiled literal finds a short needle about twice as fast as ``in`` does (measured on
 # 10 KB server logs, CPython 3.11); gates that scan every output use it, after a test for
 # one letter every match must hold (a one-character ``in`` is a memchr: ~0.1 us for 10 KB).

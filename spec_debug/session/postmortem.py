@@ -28,7 +28,7 @@ from spec_debug.session.baselines import BaselineBook, Row, launched_model, read
 from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.distill import in_time_order, select_commands, trigger_said
 from spec_debug.session.events import MAIN_AGENT
-from spec_debug.session.failures import NOT_RUN, error_said
+from spec_debug.session.failures import NOT_RUN, error_said, failure_said
 from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
@@ -357,7 +357,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         if (e.exception or "").endswith("ExceptionGroup") and len(errors) > 1 and errors[1].seq == e.seq:
             e = errors[1]  # the group only carries it: "unhandled errors in a TaskGroup (1 sub-exception)"
         waiting = " (while polling a service that was not up yet)" if (e.session, e.seq) in polls else ""
-        detection.append(f"First error: {error_said(e.exception, e.kind, _short(e.message, 160))} [msg {e.seq}] "
+        detection.append(f"First error: {_error_words(e, 160, _exit_statuses(a, [e]))} [msg {e.seq}] "
                          f"({e.agent}){waiting}.")
 
     # a finding the user's report alone holds (each of its messages a prompt) was told, not seen
@@ -1545,17 +1545,20 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
             known.setdefault((c.session, c.seq), c.timestamp)
             agents.setdefault((c.session, c.seq), c.agent)
     polls = _poll_errors(a, _loop_errors(a))
+    statuses = _exit_statuses(a, a.errors[:60])
     for e in a.errors[:60]:
         # a health check refused while the server loaded is waiting, told apart from the crashes
         kind = "poll failed" if (e.session, e.seq) in polls else "not run" if e.kind in NOT_RUN else "error"
-        add(e.session, e.seq, 3, kind, e.agent,
-            error_said(e.exception, e.kind, _short(e.message, 140)), e.timestamp)
+        add(e.session, e.seq, 3, kind, e.agent, _error_words(e, 140, statuses), e.timestamp)
     for m in a.metrics:
         if m.source == "output" and m.name in _IMPACT_METRICS:
             add(m.session, m.seq, 4, "metric", m.agent, f"{m.name} {m.value:g} {m.unit}" + (f" on {m.host}" if m.host else ""),
                 m.timestamp)
     for p in a.pivots:
-        add(p.session, p.seq, 5, "pivot", p.agent, p.summary, p.timestamp)
+        # the JSON's "After exit_code: curl: (22) ..." in words: what the command printed
+        summary = p.summary if not p.summary.startswith("After exit_code: ") \
+            else f"After {failure_said(None, 'exit_code', p.summary[17:])}"
+        add(p.session, p.seq, 5, "pivot", p.agent, summary, p.timestamp)
     for h in a.hypotheses[:60]:
         add(h.session, h.seq, 6, "hypothesis", h.agent, _short(h.text, 200), h.timestamp)
         if h.outcome_seq is not None:
@@ -1630,11 +1633,13 @@ def _supporting(a: SessionAnalysis, extra_refs: set[int]) -> list[dict[str, Any]
         wanted.update((p.seq, p.trigger_seq))
     for lp in a.loops:
         wanted.update((lp.first_seq, lp.last_seq))
+    statuses = _exit_statuses(a, a.errors[:60])
     for e in a.errors[:60]:
         wanted.add(e.seq)
         said = _short(e.message, 200)
         named = "" if error_said(e.exception, e.kind, said) == said else e.exception or ""  # not twice
-        note(e.seq, e.agent, f"{e.kind}: {named} {said}".replace("  ", " ")
+        note(e.seq, e.agent, (_error_words(e, 200, statuses) if e.kind == "exit_code" and not e.exception
+                              else f"{e.kind}: {named} {said}".replace("  ", " "))
              + (f" ({e.file}:{e.line})" if e.file else ""),
              f"{e.source_file}:{e.source_line}" if e.source_file else "")
         if e.command_seq is not None:
@@ -1673,3 +1678,27 @@ _MD_HEADING_MARKS = re.compile(r"\A\s*#{1,6}[ \t]+")
 
 def _short(text: str | None, limit: int) -> str:
     return cut_at_word(" ".join((text or "").split()), limit)
+
+
+def _error_words(e: ErrorRecord, limit: int, statuses: dict) -> str:
+    """Error ``e`` as people read it (:func:`failures.failure_said`): a command that failed with
+    no error of its own printed says its exit status in words, not ``exit_code: ...``.
+    ``statuses``: :func:`_exit_statuses`."""
+    said = _short(e.message, limit)
+    if e.kind != "exit_code" or e.exception:
+        return error_said(e.exception, e.kind, said)
+    return failure_said(None, e.kind, said, statuses.get((e.session, e.command_seq, e.seq)))
+
+
+def _exit_statuses(a: SessionAnalysis, errors: list[ErrorRecord]) -> dict:
+    """(session, command seq, result seq) -> the exit status of the command of each of ``errors``
+    known by its status alone (one pass over the commands, none where there is no such error);
+    None where two calls answered in one message failed with two statuses."""
+    keys = {(e.session, e.command_seq, e.seq) for e in errors if e.kind == "exit_code" and not e.exception}
+    out: dict = {}
+    if keys:
+        for c in a.commands:
+            key = (c.session, c.seq, c.result_seq)
+            if key in keys:
+                out[key] = c.exit_code if out.get(key, c.exit_code) == c.exit_code else None
+    return out

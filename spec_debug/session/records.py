@@ -133,6 +133,10 @@ class PivotRecord:
     from_category: str
     to_category: str
     timestamp: str | None = None
+    trigger_command: str = ""
+    """The command whose output prompted it, as typed ("" for a metric or a failed tool that is
+    no command): one message may hold the results of several calls (Gemini's parallel
+    ``functionCall`` parts, OpenAI's parallel ``tool_calls``), and ``trigger_seq`` names the message."""
 
 
 @dataclass(slots=True)
