@@ -149,7 +149,7 @@ def demo_command(healthy: bool, out: Path, console: Any = None, *, as_json: bool
         gate = TerminalGate(console, takes_vars=False)
     # No spinner while stepping, as `run --step` (cli_run.py): on a terminal its redraw erased
     # the run / skip / quit prompt line ten times a second, so the demo looked stuck.
-    result = run_demo(healthy, out, reporter=ConsoleReporter(console, spinner=not step), gate=gate)
+    result = run_demo(healthy, out, reporter=ConsoleReporter(console, spinner=not step, gate=gate), gate=gate)
     findings = result.record.findings
     errors = [f for f in findings if f.severity == "error"]
     aborted = result.record.status == "aborted"

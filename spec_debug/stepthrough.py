@@ -106,6 +106,16 @@ class TerminalGate(StepGate):
         # prompt was recorded as "quit in step-through mode" on a loaded machine.
         self._stop = threading.Event()
         self._gone = False
+        self._told: set[tuple[str, str]] = set()  # (host, step id): after_step said how it ended
+
+    def told(self, host: str, step_id: str) -> bool:
+        """Whether after_step gave the account of this step (the progress line then says nothing
+        more of it: cli_progress.ConsoleReporter.step_finished); asked once per step."""
+        try:
+            self._told.remove((host, step_id))
+        except KeyError:
+            return False
+        return True
 
     def _say(self, *args: object, **kwargs: object) -> None:
         """console.print, for a terminal that may have gone away: a closed terminal or SSH session
@@ -243,6 +253,7 @@ class TerminalGate(StepGate):
         # "… (N characters more in run.json and the report)"; run.json keeps it whole.
         from spec_debug.cli_progress import _step_note
 
+        self._told.add((host, step.id))
         words = {
             "passed": "[green]passed[/]: everything this step checks looks healthy.",
             "failed": "[red]failed[/]: an expectation did not hold.",
