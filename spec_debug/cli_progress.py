@@ -13,6 +13,7 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
@@ -24,6 +25,9 @@ from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord
 from spec_debug.report.terminal import screen_text
 from spec_debug.runner.engine import NOT_STARTED
 from spec_debug.runner.reporter import Reporter
+
+if TYPE_CHECKING:
+    from spec_debug.stepthrough import TerminalGate
 
 _STATUS_STYLE = {"passed": "green", "failed": "red", "error": "red", "timeout": "red", "skipped": "blue"}
 _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "blue"}
@@ -86,8 +90,13 @@ _OUTPUT_TAIL = 20
 
 
 class ConsoleReporter(Reporter):
-    def __init__(self, console: Console, *, show_output: bool = False, spinner: bool = True) -> None:
+    def __init__(self, console: Console, *, show_output: bool = False, spinner: bool = True,
+                 gate: "TerminalGate | None" = None) -> None:
         self.console = console
+        # `--step`: the step-through's "→ step ..." line and its findings are the account of a
+        # step the user ran; step_finished's line under them said it again ("passed launch_flags"
+        # right after "its checks found a problem", each finding twice)
+        self.gate = gate
         self.wants_output_lines = show_output
         self._lock = threading.Lock()
         self._status = None
@@ -253,6 +262,8 @@ class ConsoleReporter(Reporter):
         self.output_ended(host, step)  # its output before its status line
         with self._lock:
             self._hosts_with_steps.add(host)
+            if self.gate is not None and self.gate.told(host, step.id):
+                return
             style = _STATUS_STYLE.get(result.status, "white")
             message = result.message or ""
             if result.status == "skipped" and message.startswith("skipped: "):

@@ -34,7 +34,7 @@ from spec_debug.report.views import nothing_checked
 # there was lost and the CLI waited on a --junit FIFO until kill -9.
 from spec_debug.report.github import append_step_summary
 from spec_debug.report.junit import write_junit
-from spec_debug.runner.engine import HostTarget, Run, RunOptions
+from spec_debug.runner.engine import SKIPPED_BY_USER, HostTarget, Run, RunOptions
 from spec_debug.runner.local import LocalTransport
 from spec_debug.store import RecordWriteError, RunStore, load_record, report_commands
 
@@ -463,6 +463,7 @@ def _prepare_run(
         from spec_debug.stepthrough import TerminalGate
 
         gate = TerminalGate(console, stdin=_answers_from([Path(loaded.path), *(f.path for f in var_files or [])]))
+        reporter.gate = gate  # the step-through's account of a step is the one said (ConsoleReporter)
         forks = 1  # one conversation at a time
     _quiet_on_broken_pipe(console)
     store = RunStore.create(out, loaded.playbook.name)
@@ -703,6 +704,13 @@ def _say_verdict(record: RunRecord, console: Console, where: str) -> None:
          + (f" · {escape(nothing)}" if nothing else "")
          + (f" · {escape(stopped)} after every step had run" if stopped else "")
          + f" · {where}")
+    # The steps skipped at the --step prompt, as `demo --step` lists them (demo._say_result): the
+    # verdict read as the whole playbook's, with the steps the user chose not to run unnamed.
+    chosen = [s for s in list(record.steps) if s.status == "skipped" and s.message == SKIPPED_BY_USER]
+    if chosen:
+        several = len({h.name for h in record.hosts}) > 1
+        names = [f"{s.host}/{s.id}" if several else s.id for s in chosen]
+        _say(console, f"  skipped (your choice): {escape(some_names(names, 20))}")
 
 
 def _reports_not_written(record: RunRecord, run_dir: Path, exc: RecordWriteError, console: Console) -> RecordWriteError:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -49,6 +50,29 @@ class DemoHostTransport(LocalTransport):
     def run(self, command: str, *, env: dict[str, str] | None = None, **kwargs: Any) -> CommandOutcome:
         preset = {name: value for name, value in TINY_MODEL_ENV.items() if name not in os.environ}
         return super().run(command, env={**preset, **(env or {})}, **kwargs)
+
+
+# The perf_regression steps whose findings the later steps read (its playbook: `facts.resolved_*`,
+# `facts.launch_engine`), and what they find: a user who skips one at `demo --step` sees the
+# later steps' "not checked" notes ("engine unknown") and is told why.
+FEEDING_STEPS = {"launch_flags": "the models and engine", "engine": "the engine"}
+
+# A probe's advice to pass a var ("engine unknown: pass --var engine=sglang|vllm", "(..., or pass
+# --var engine_version)"): right for `run`, which takes --var; the demo takes none.
+_VAR_ADVICE = re.compile(r"(?:[:;,] |\s)(?:or )?pass --var [^;)]*")
+
+
+def not_checked_reason(finding: Any, skipped: list[str]) -> str:
+    """Why a step of the demo could not look (an SD004 note), in words the demo's user can act on:
+    its evidence without the "pass --var ..." advice, and the skipped step it waited for."""
+    reason = _VAR_ADVICE.sub("", finding.evidence[0] if finding.evidence else finding.title)
+    fed = [step for step in FEEDING_STEPS if step in skipped and step != finding.step]
+    if fed:
+        if len(fed) == 1:
+            reason += f" (you skipped {fed[0]}, which finds {FEEDING_STEPS[fed[0]]} this step reads)"
+        else:
+            reason += f" (you skipped {' and '.join(fed)}, which find the models and engine this step reads)"
+    return reason
 
 
 def demo_target() -> HostTarget:
@@ -149,7 +173,18 @@ def demo_command(healthy: bool, out: Path, console: Any = None, *, as_json: bool
         gate = TerminalGate(console, takes_vars=False)
     # No spinner while stepping, as `run --step` (cli_run.py): on a terminal its redraw erased
     # the run / skip / quit prompt line ten times a second, so the demo looked stuck.
-    result = run_demo(healthy, out, reporter=ConsoleReporter(console, spinner=not step), gate=gate)
+    class DemoReporter(ConsoleReporter):
+        """The progress lines, an SD004 note said as the demo's closing lines say it: its title
+        asked for a --var ("Not checked: --var python=the server's interpreter ..."), which the
+        demo does not take."""
+
+        def step_finished(self, host: str, step: Any, result: Any, findings: list) -> None:
+            skipped = gate.skipped if gate is not None else []
+            findings = [f.model_copy(update={"title": f"Not checked on the simulated host: {not_checked_reason(f, skipped)}"})
+                        if f.code == "SD004" else f for f in findings]
+            super().step_finished(host, step, result, findings)
+
+    result = run_demo(healthy, out, reporter=DemoReporter(console, spinner=not step, gate=gate), gate=gate)
     findings = result.record.findings
     errors = [f for f in findings if f.severity == "error"]
     aborted = result.record.status == "aborted"
@@ -187,7 +222,7 @@ def _say_result(console: Any, result: DemoResult, errors: list, healthy: bool, a
         if f.code == "SD004":
             # The note asks for --var values, which the demo does not take: say why the step
             # could not look on this host instead (e.g. "sglang is not installed in this Python").
-            reason = f.evidence[0] if f.evidence else f.title
+            reason = not_checked_reason(f, chosen)
             where = f" ({f.step})" if f.step else ""
             # one line, as the verdict above: folded at 80 columns in a log, "engine forward not"
             # ended a line and "read: sglang is not installed" began the next

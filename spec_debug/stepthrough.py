@@ -106,6 +106,17 @@ class TerminalGate(StepGate):
         # prompt was recorded as "quit in step-through mode" on a loaded machine.
         self._stop = threading.Event()
         self._gone = False
+        self._told: set[tuple[str, str]] = set()  # (host, step id): after_step said how it ended
+        self.skipped: list[str] = []  # the ids of the steps answered s, in order
+
+    def told(self, host: str, step_id: str) -> bool:
+        """Whether after_step gave the account of this step (the progress line then says nothing
+        more of it: cli_progress.ConsoleReporter.step_finished); asked once per step."""
+        try:
+            self._told.remove((host, step_id))
+        except KeyError:
+            return False
+        return True
 
     def _say(self, *args: object, **kwargs: object) -> None:
         """console.print, for a terminal that may have gone away: a closed terminal or SSH session
@@ -229,6 +240,7 @@ class TerminalGate(StepGate):
                 continue
             choice = _CHOICES.get(answer)
             if choice == "skip":
+                self.skipped.append(step.id)
                 # The runner records the skip but shows nothing for it: the user saw the next
                 # step's panel (or the summary) with no word about the step they skipped.
                 self._say(f"→ {escape(step.id)} [blue]skipped[/] (your choice); it is recorded as skipped.")
@@ -243,6 +255,7 @@ class TerminalGate(StepGate):
         # "… (N characters more in run.json and the report)"; run.json keeps it whole.
         from spec_debug.cli_progress import _step_note
 
+        self._told.add((host, step.id))
         words = {
             "passed": "[green]passed[/]: everything this step checks looks healthy.",
             "failed": "[red]failed[/]: an expectation did not hold.",
@@ -285,7 +298,9 @@ class TerminalGate(StepGate):
                 # Why the step could not look on this host (its evidence: "engine forward not read:
                 # sglang is not installed in this Python"), as the demo's closing lines say it
                 # (demo._say_result); the title and fix asked for a --var the demo does not take.
-                reason = finding.evidence[0] if finding.evidence else finding.title
+                from spec_debug.demo import not_checked_reason
+
+                reason = not_checked_reason(finding, self.skipped)
                 self._say(f"  [bold]{finding.code}[/] ({finding.severity}): not checked on this host: "
                           f"{escape(visible_controls(reason))}", soft_wrap=True)
                 continue

@@ -135,7 +135,13 @@ class LayerFix:
                 upgrade += (f" and < {self.until_version} (from {self.until_version} {engine} reads these ids "
                             "another way)")
         beside = f" and {self.num_aux[0]} = {self.num_aux[1]}" if self.num_aux else ""
-        return (f"Set {self.key} = {self.ids}{beside} in the draft's config.json{upgrade}; restart the server "
+        # A fix for an embedding-trained draft starts at -1, which puzzles a reader who knows 0 as
+        # the embedding output: the engine adds 1 to each id it reads there (SGLang's Llama path,
+        # models/llama.py `[val + 1 for val in layer_ids]`; engines.trained_layer_ids), the only
+        # reading that makes -1 a layer, which is why find_layer_fix found it.
+        why = (f" ({engine} adds 1 to each id it reads there, so -1 is the embedding output)"
+               if self.ids and self.ids[0] == -1 else "")
+        return (f"Set {self.key} = {self.ids}{why}{beside} in the draft's config.json{upgrade}; restart the server "
                 f"and confirm the served layers with the layout probe (hidden_state_format playbook).")
 
 
