@@ -246,6 +246,14 @@ def check(ctx: Any) -> list[Finding]:
             findings += check_layout(keyed, served_ids, root_causes=causes, at=at)
         else:
             findings += check_layout(training, None, root_causes=causes, at=at)
+        if name not in ("sglang", "vllm") and measured is None:
+            # no engine (its step skipped, or not found): no capture convention names the served
+            # layers, so SD402 and the embedding slot were not judged, and the step said
+            # "passed: everything this step checks looks healthy" over the incident's layout
+            findings.append(not_checked(ctx, "engine unknown: the layouts were ranked, but the served "
+                                             "layout was not compared with the one the drafter fits, "
+                                             "nor its embedding slot checked",
+                                        "--var engine=sglang|vllm"))
         if name in ("sglang", "vllm"):
             served_by = ("measured (serving dump)" if measured is not None
                          else f"{name} {version or 'latest'} convention")
