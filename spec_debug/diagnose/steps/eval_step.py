@@ -21,6 +21,9 @@ KEEP = ("steps", "full_accuracy", "conditional_accuracy", "target_acceptance", "
         "final_state_post_norm", "unscored_steps", "loss_mask_source", "norm_before_residual_check",
         "unservable_capture")
 ENGINE_CAUSES = ("SD201", "SD202", "SD203", "SD204", "SD601", "SD701")
+# the namespaces of the steps that come before this one where the playbook finds the engine
+# (launch_flags, engine, configs, hidden_layout): drafter_accuracy has none of them
+ENGINE_FINDERS = ("launch", "engine", "configs", "layout")
 
 
 def _trim(metrics: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -98,6 +101,14 @@ def check(ctx: Any) -> list[Finding]:
         # step: with None the line told an SGLang user to edit a flag SGLang never reads)
         served_by = ctx.host_facts.get("engine", {}).get("name") or (engine or {}).get("semantics")
         findings += check_norm_before_residual_fit(reference, served_by, at)
+    if not engine and reference and any(ns in ctx.host_facts for ns in ENGINE_FINDERS):
+        # the playbook finds the engine (perf_regression; drafter_accuracy's engine is optional):
+        # with its engine step skipped or unsure the probe ran the reference only, and the step
+        # said "passed: everything this step checks looks healthy", SD403 unmeasured
+        findings.append(not_checked(ctx, "engine unknown: the draft was run with the reference "
+                                         "semantics only, not the way the engine runs it, so the cost "
+                                         "of its divergences was not measured",
+                                    "--var engine=sglang|vllm"))
     if engine and not raised(ctx.host_facts, ENGINE_CAUSES):
         findings += _unservable(engine, at)
     if engine:
