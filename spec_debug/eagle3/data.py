@@ -1031,7 +1031,7 @@ def _slots_and_mask(path: Path, data: dict, S: int, T: int, slots: Sequence[int]
                     else torch.ones(T, dtype=torch.bool))
 
 
-def _mask_bool(path: Path, loss_mask: Tensor) -> Tensor:
+def _mask_bool(path: Path | str, loss_mask: Tensor) -> Tensor:
     """The [T] loss mask as bool, refusing values outside [0, 1]: token ids or HF labels
     (-100 at the ignored positions) saved under loss_mask. Cast to bool (as speculators'
     metrics do) every nonzero entry, -100 included, would be scored: the prompt the mask was
@@ -1732,14 +1732,17 @@ class DatasetMasks:
         if row.get("loss_mask") is None:
             return sample  # a row without a mask: every position, as the file alone says
         try:
-            mask = torch.as_tensor(row["loss_mask"]).reshape(-1).bool()
+            raw = torch.as_tensor(row["loss_mask"])
         except (TypeError, ValueError, RuntimeError):
             raise DataError(f"{sample.name}: the loss_mask of row {index} of {self.path} is "
                             "not a list of numbers") from None
-        if mask.numel() != sample.length:
+        if raw.numel() != sample.length:
             raise DataError(f"{sample.name}: row {index} of {self.path} has a loss_mask of "
-                            f"{mask.numel()} entries for {sample.length} tokens")
-        sample.loss_mask = mask
+                            f"{raw.numel()} entries for {sample.length} tokens")
+        # the files' rule for the row's mask too: one entry per position ([T], [1, T] or
+        # [T, 1]) and values within [0, 1]; a folded [2, T/2] row or HF labels (-100)
+        # flattened and cast to bool scored positions the mask does not describe
+        sample.loss_mask = _mask_bool(f"{sample.name}: row {index} of {self.path}", raw)
         sample.loss_mask_given = True
         return sample
 

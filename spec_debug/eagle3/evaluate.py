@@ -549,6 +549,30 @@ def _few_rows_note(scored: int, tokens: int, masked: int) -> list[str]:
             "before comparing drafts or layouts"]
 
 
+def _few_deep_rows_note(totals: list[int], tokens: int) -> list[str]:
+    """Deeper steps resting on few rows while step 0 does not: TTT step k scores row t at
+    position t + k (chain_step reads loss_mask[k:]), so each step drops a position of every
+    sample, and a dump of many short samples (or a mask on their first tokens) leaves a deep
+    step a handful of rows. The per-step table shows no row counts, so its accuracy there
+    read as sure as step 0's. Steps no row reached have their own note
+    (_unscored_steps_note); a step 0 under MIN_SCORED_ROWS has _few_rows_note or is a
+    small dump, where every step is few."""
+    if not totals or totals[0] < MIN_SCORED_ROWS:
+        return []
+    few = [k for k, total in enumerate(totals) if 0 < total < MIN_SCORED_ROWS]
+    if not few:
+        return []
+    rows = [totals[k] for k in few]
+    half = round(100 * 1.96 * 0.5 / min(rows) ** 0.5)  # points, at an accuracy of 0.5
+    steps = f"step {few[0]}" if len(few) == 1 else f"steps {', '.join(map(str, few))}"
+    return [f"{steps} {'rests' if len(few) == 1 else 'rest'} on {', '.join(map(str, rows))} "
+            f"scored positions (step 0 on {totals[0]} of {tokens}): each step drops a position "
+            f"of every sample; an accuracy over so few rows is uncertain by up to +-{half} "
+            f"points (95% binomial interval; under {MIN_SCORED_ROWS} rows it passes +-10); "
+            "evaluate on more or longer samples before comparing drafts or layouts at that "
+            "depth"]
+
+
 def _padding_note(padded: int, rows: int, samples: int) -> list[str]:
     """Samples saved from a padded batch (data._unpadded_rows cut their pad rows off)."""
     if not padded:
@@ -684,6 +708,7 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
         + _unsupervised_note(int(counts.unsupervised), counts.samples, counts.unsupervised_names)
         + _mixed_mask_note(counts)
         + _few_rows_note(int(scored), counts.tokens, counts.masked_samples)
+        + _few_deep_rows_note([int(t) for t in counts.full_total.tolist()], counts.tokens)
         + _padding_note(counts.padded_samples, counts.padding_rows, counts.samples)
         + _tail_padding_note(counts.tail_padded, counts.tail_padding_rows, counts.samples)
         + _inner_gap_note(counts.inner_gapped, counts.inner_gap_rows, counts.samples)
