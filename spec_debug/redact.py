@@ -64,6 +64,19 @@ asks), nor a read of the environment (`token=os.environ["HF_TOKEN"]`, `api_key=o
 `token=***REDACTED***"HF_TOKEN"])`. Bare only: a quoted "true" is a string typed in. (Python's
 None is still masked: tests/core/test_hardening69_redact_comparison.py pins `hf_token = None`.)"""
 
+_COMPUTED_VALUE = r"(?!(?:(?<=\s)|(?=[A-Z_][A-Z0-9_.]))[A-Z_][A-Z0-9_]{0,64}(?:\.[A-Z_][A-Z0-9_]{0,64}){0,8}\([^\n]{0,1000}\))"
+"""Not a value computed by a call, bare: `token = f(x)`, `api_key = get_key()`, `rope_pass =
+RotaryPass(cfg)`, `next_id = tokenizer.encode(x)[0]` (a name, dotted or not, then its arguments in
+parentheses, closed on the line): Python's assignment of a call's result (Python reference 6.3.4,
+"Calls"), as the code an agent writes or a traceback quotes it; no secret is typed there, and
+masked the line lost what it called. In a shell, an unquoted `(` after `=` is a syntax error
+(bash(1), "SHELL GRAMMAR": a word holds no unquoted parenthesis), so no shell value is left. A
+literal stays masked (`token = "hf_..."`, `token = 'abc'`), and a token shape inside the call
+(`login(hf_...)`) is the token patterns'. A name of one letter written tight to the "="
+(`PASSWORD=a(b)`) is read as the value's own text, masked whole as
+tests/core/test_hardening69_redact_comparison.py pins it; `token = f(x)`, spaced as Python code is
+(PEP 8), is a call. For the NAME=value patterns only."""
+
 _YAML_BLOCK = r"(?![|>][1-9+-]{0,2}[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z))"
 """Not a YAML block scalar's header (`|`, `>-`, `|2`; YAML 1.2.2 8.1.1): the value is on the lines
 below it, the block pattern's secret."""
@@ -137,7 +150,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # `--var mongo_password_2=...`, the second secret of one kind distill asks for).
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _YAML_BLOCK
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
@@ -233,7 +246,7 @@ a model's forward_pass, a compiler's custom_post_pass and fusion_pass, a test's 
 
 _PASS_NAME = re.compile(r"(?i)(?<![\w-])(?<!\$\{)(?:[A-Z0-9][A-Z0-9_-]{0,63}?[_-])?(?!(?:" + _NOT_A_PASSWORD + r")[_-]pass\b)"
                         r"[A-Z0-9]{1,32}[_-]PASS(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)"
-                        + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _YAML_BLOCK
+                        + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
                         + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")")
 """A password under a name that ends in the word PASS (`DB_PASS=...`, `db_pass: ...`,
 `export REDIS_PASS=...`), short for password as in Ansible's own ansible_ssh_pass: is_secret_name
