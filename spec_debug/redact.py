@@ -19,10 +19,10 @@ MASK = "***REDACTED***"
 # A tokenizer's special tokens are named like secrets and are evidence, not secrets:
 # tokenizer_config.json and special_tokens_map.json hold "eos_token": "<|eot_id|>" (transformers
 # src/transformers/tokenization_utils_base.py, SPECIAL_TOKENS_ATTRIBUTES).
-_TOKENIZER_TOKENS = (r"(?:(?:bos|eos|unk|sep|pad|cls|mask|additional_?special|im_?start|im_?end|eot|eom)_?tokens?"
+_TOKENIZER_TOKENS = (r"(?:(?:bos|eos|unk|sep|pad|cls|mask|additional[_-]?special|im[_-]?start|im[_-]?end|eot|eom)[_-]?tokens?"
                      r"|(?:max|min|num|total)[_-]?(?:(?:new|input|output|prompt|draft|gen)[_-]?)?tokens?"
                      r"|(?:next|prev|previous|first|last|current|cur|draft|target|input|output|accepted|rejected"
-                     r"|generated|sampled|predicted|bonus)_?tokens?|(?:next_?)?page_?tokens?)(?:[_-]?\d{1,3})?")
+                     r"|generated|sampled|predicted|bonus)[_-]?tokens?|(?:next[_-]?)?page[_-]?tokens?)(?:[_-]?\d{1,3})?")
 """Names with "token" that hold no secret: a tokenizer's special tokens, a count of tokens
 (`--max-token 512`, `MAX_NEW_TOKEN="512"`: a launch command's limit, masked, read ***REDACTED***),
 and a token of the sequence a speculative-decoding session prints and compares (`next_token =
@@ -31,7 +31,9 @@ secret's name may be (`pad_token_2`), as the patterns read a name. Not `new_toke
 credential is named so as often as a generated token. Spelt in camelCase too, as a JS client or a
 JSON dump writes them (`maxNewTokens`, `nextToken`, `draftToken`, `eosToken`: is_secret_name reads
 `next_Token`, the text patterns the name as written). And a list call's page cursor (`page_token`,
-`next_page_token`: google.aip.dev/158, "Pagination"; AWS's `NextToken`): an opaque offset, no credential."""
+`next_page_token`: google.aip.dev/158, "Pagination"; AWS's `NextToken`): an opaque offset, no credential.
+Spelt with hyphens too, as a command line's flags are (`--next-token 42`, `--eos-token "</s>"`,
+`--im-start-token`): is_secret_name and the flag patterns read `next-token` as a secret's name."""
 
 # Every run of name characters is bounded and anchored at its start: output is full of long
 # runs of them (a line of 100,000 dashes, base64url blobs), and an unbounded `[A-Z0-9_-]*`
@@ -134,7 +136,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # does. Before the NAME=value pattern, which no longer reads the NAME inside `${`: it used to
     # mask from the `:` on (`${HF_TOKEN:***REDACTED***`, also on an empty default), and left
     # `--api-key ${KEY:-sekrit}` whole.
-    re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:]\s*\"?"
+    re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:]\s*\"?"
                r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?[= ]+\"?)"
                r"\$\{[A-Z_][A-Z0-9_]{0,64}" + _EXPANSION_DEFAULT),
     re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET(?:_KEY(?:_BASE)?)?|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|" + _KEY_SECRETS.replace("[_-]", "_") + r")(?:_?\d{1,3})?"
@@ -143,19 +145,19 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # on the lines below, indented; YAML 1.2.2 8.1, block scalar headers): its lines are the
     # secret. NAME=value below read the "|" for the value: masked, the token stood on the next line
     # under `hf_token: ***REDACTED***`. The indentation stays, as the name does.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?"
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?"
                r"|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?[\"']?[ \t]*:[ \t]*"
                r"[|>][1-9+-]{0,2}[ \t]*(?:#[^\n]*)?\r?\n(?P<ind>[ \t]+)(?P<secret>\S[^\r\n]*(?:\r?\n(?P=ind)[^\r\n]*)*)"),
     # A number may follow the secret word, as in a name redact_value masks (`HF_TOKEN_2=...`,
     # `--var mongo_password_2=...`, the second secret of one kind distill asks for).
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
     # backslash after the name (the body was kept in clear). The escaped quotes stay around the mask.
-    re.compile(r"(?i)\\\"(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?"
+    re.compile(r"(?i)\\\"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?"
                r"\\\"\s*:\s*\\\"(?P<secret>(?!\$)(?:[^\"\\\n]|\\[^\"\n])+)\\\""),
     # The value of a secret-named variable in a list of name/value pairs, the shape a container's
     # environment takes in Kubernetes (`kubectl get deploy -o yaml`: `- name: HF_TOKEN` then
