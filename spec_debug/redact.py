@@ -246,18 +246,27 @@ _NOT_A_PASSWORD = (r"forward|backward|fwd|bwd|must|should|first|second|third|las
 """The word before `_pass` where it names a pass of a computation or a check, not a password:
 a model's forward_pass, a compiler's custom_post_pass and fusion_pass, a test's must_pass."""
 
-_PASS_NAME = re.compile(r"(?i)(?<![\w-])(?<!\$\{)(?:[A-Z0-9][A-Z0-9_-]{0,63}?[_-])?(?!(?:" + _NOT_A_PASSWORD + r")[_-]pass\b)"
-                        r"[A-Z0-9]{1,32}[_-]PASS(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)"
+_PASS_NAME = re.compile(r"(?i)(?<![\w-])(?<!\$\{)(?:--?)?(?:[A-Z0-9][A-Z0-9_-]{0,63}?[_-])?"
+                        r"(?!(?:" + _NOT_A_PASSWORD + r")(?:[_-]pass|(?-i:Pass))\b)"
+                        r"[A-Z0-9]{1,32}(?:[_-]PASS|(?-i:(?<=[a-z0-9])Pass))(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)"
                         + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
                         + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")")
 """A password under a name that ends in the word PASS (`DB_PASS=...`, `db_pass: ...`,
 `export REDIS_PASS=...`), short for password as in Ansible's own ansible_ssh_pass: is_secret_name
 masks `--var db_pass=...` and a key so named, and the text kept the value. Only after a word and a
 separator (Go's `--- PASS: TestX`, `bypass`, PASSED are no name), not a pass of _NOT_A_PASSWORD.
-Run where "_pass" or "-pass" is in the text, in any case (_PASS_WORD, in _patterns_for)."""
+Run where "_pass" or "-pass" is in the text, in any case (_PASS_WORD, in _patterns_for).
+A flag's name too (`--db-pass=...`: its dashes were read as nothing before the name, and the value
+kept), and camelCase (`dbPass=...`, `redisPass: ...`, a JS client's or a JSON config's keys), which
+is_secret_name reads as `db_Pass`; not a pass of _NOT_A_PASSWORD in either (`forwardPass`)."""
 
-_PASS_WORD = re.compile(r"[_-][Pp][Aa][Ssſ][Ssſ]").search
-"""The literal of _PASS_NAME as re.IGNORECASE reads it (U+017F, long s, folds to "s")."""
+_PASS_WORD = re.compile(r"[_-][Pp][Aa][Ssſ][Ssſ]|[a-z0-9]Pass").search
+"""The literal of _PASS_NAME as re.IGNORECASE reads it (U+017F, long s, folds to "s"), or its
+camelCase spelling (`dbPass`), case-sensitive as the pattern reads it."""
+
+_CAMEL_PASS = re.compile(r"[a-z0-9]Pass(?:\d{1,3})?[\"']?\s*[=:]").search
+"""A camelCase name ending in Pass before "=" or ":" (`dbPass=`), for _may_need_named: only run
+where "Pass" is in the text, and only true where _PASS_NAME's name is."""
 
 _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # Well-known token shapes anywhere in text: Hugging Face (hf_), OpenAI and Anthropic (sk-),
@@ -547,6 +556,8 @@ def _may_need_named(text: str) -> bool:
     # "passw", "_pass", "sshpass", openssl's "pass:" and gpg's "passphrase" all hold "pass": one
     # scan where none is there
     # (chpasswd's and ldappasswd's "passw" too), keytool's -storepass and -keypass
+    if "Pass" in text and _CAMEL_PASS(text) is not None:  # dbPass=..., which "_pass" misses
+        return True
     if "pass" in low and ("passw" in low or "_pass" in low or "-pass" in low or "sshpass" in low or "pass:" in low
                           or "passphrase" in low or "storepass" in low or "keypass" in low):
         return True
