@@ -66,7 +66,7 @@ asks), nor a read of the environment (`token=os.environ["HF_TOKEN"]`, `api_key=o
 `token=***REDACTED***"HF_TOKEN"])`. Bare only: a quoted "true" is a string typed in. (Python's
 None is still masked: tests/core/test_hardening69_redact_comparison.py pins `hf_token = None`.)"""
 
-_COMPUTED_VALUE = r"(?!(?:(?<=\s)|(?=[A-Z_][A-Z0-9_.]))[A-Z_][A-Z0-9_]{0,64}(?:\.[A-Z_][A-Z0-9_]{0,64}){0,8}\([^\n]{0,1000}\))"
+_COMPUTED_VALUE = r"(?!(?:(?<=\s)|(?=[A-Z_][A-Z0-9_.]))[A-Z_][A-Z0-9_]{0,64}(?:\.[A-Z_][A-Z0-9_]{0,64}){0,8}\([^\n]{0,1000}?\))"
 """Not a value computed by a call, bare: `token = f(x)`, `api_key = get_key()`, `rope_pass =
 RotaryPass(cfg)`, `next_id = tokenizer.encode(x)[0]` (a name, dotted or not, then its arguments in
 parentheses, closed on the line): Python's assignment of a call's result (Python reference 6.3.4,
@@ -260,13 +260,14 @@ A flag's name too (`--db-pass=...`: its dashes were read as nothing before the n
 kept), and camelCase (`dbPass=...`, `redisPass: ...`, a JS client's or a JSON config's keys), which
 is_secret_name reads as `db_Pass`; not a pass of _NOT_A_PASSWORD in either (`forwardPass`)."""
 
-_PASS_WORD = re.compile(r"[_-][Pp][Aa][Ssſ][Ssſ]|[a-z0-9]Pass").search
+_PASS_WORD = re.compile(r"[_-][Pp][Aa][Ssſ][Ssſ]|Pass(?<=[a-z0-9]Pass)").search
 """The literal of _PASS_NAME as re.IGNORECASE reads it (U+017F, long s, folds to "s"), or its
 camelCase spelling (`dbPass`), case-sensitive as the pattern reads it."""
 
-_CAMEL_PASS = re.compile(r"[a-z0-9]Pass(?:\d{1,3})?[\"']?\s*[=:]").search
+_CAMEL_PASS = re.compile(r"Pass(?<=[a-z0-9]Pass)(?:\d{1,3})?[\"']?\s*[=:]").search
 """A camelCase name ending in Pass before "=" or ":" (`dbPass=`), for _may_need_named: only run
-where "Pass" is in the text, and only true where _PASS_NAME's name is."""
+where "pass" and "Pass" are in the text, and only true where _PASS_NAME's name is; literal
+first, so re finds it by a fast scan (a leading class is tried at every position)."""
 
 _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # Well-known token shapes anywhere in text: Hugging Face (hf_), OpenAI and Anthropic (sk-),
@@ -556,10 +557,9 @@ def _may_need_named(text: str) -> bool:
     # "passw", "_pass", "sshpass", openssl's "pass:" and gpg's "passphrase" all hold "pass": one
     # scan where none is there
     # (chpasswd's and ldappasswd's "passw" too), keytool's -storepass and -keypass
-    if "Pass" in text and _CAMEL_PASS(text) is not None:  # dbPass=..., which "_pass" misses
-        return True
     if "pass" in low and ("passw" in low or "_pass" in low or "-pass" in low or "sshpass" in low or "pass:" in low
-                          or "passphrase" in low or "storepass" in low or "keypass" in low):
+                          or "passphrase" in low or "storepass" in low or "keypass" in low
+                          or "Pass" in text and _CAMEL_PASS(text) is not None):  # dbPass=..., no "_pass" in it
         return True
     # the clients of _TOOL_PATTERNS whose flag holds no "pass": mongosh -p, ldapsearch -w, smbclient
     # and net -U A%B, ssh-keygen -N, zip -P, 7z -pPASS, lftp -u A,B, useradd -p, openssl -k, keytool -new
