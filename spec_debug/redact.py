@@ -19,10 +19,10 @@ MASK = "***REDACTED***"
 # A tokenizer's special tokens are named like secrets and are evidence, not secrets:
 # tokenizer_config.json and special_tokens_map.json hold "eos_token": "<|eot_id|>" (transformers
 # src/transformers/tokenization_utils_base.py, SPECIAL_TOKENS_ATTRIBUTES).
-_TOKENIZER_TOKENS = (r"(?:(?:bos|eos|unk|sep|pad|cls|mask|additional_?special|im_?start|im_?end|eot|eom)_?tokens?"
+_TOKENIZER_TOKENS = (r"(?:(?:bos|eos|unk|sep|pad|cls|mask|additional[_-]?special|im[_-]?start|im[_-]?end|eot|eom)[_-]?tokens?"
                      r"|(?:max|min|num|total)[_-]?(?:(?:new|input|output|prompt|draft|gen)[_-]?)?tokens?"
                      r"|(?:next|prev|previous|first|last|current|cur|draft|target|input|output|accepted|rejected"
-                     r"|generated|sampled|predicted|bonus)_?tokens?|(?:next_?)?page_?tokens?)(?:[_-]?\d{1,3})?")
+                     r"|generated|sampled|predicted|bonus)[_-]?tokens?|(?:next[_-]?)?page[_-]?tokens?)(?:[_-]?\d{1,3})?")
 """Names with "token" that hold no secret: a tokenizer's special tokens, a count of tokens
 (`--max-token 512`, `MAX_NEW_TOKEN="512"`: a launch command's limit, masked, read ***REDACTED***),
 and a token of the sequence a speculative-decoding session prints and compares (`next_token =
@@ -31,7 +31,9 @@ secret's name may be (`pad_token_2`), as the patterns read a name. Not `new_toke
 credential is named so as often as a generated token. Spelt in camelCase too, as a JS client or a
 JSON dump writes them (`maxNewTokens`, `nextToken`, `draftToken`, `eosToken`: is_secret_name reads
 `next_Token`, the text patterns the name as written). And a list call's page cursor (`page_token`,
-`next_page_token`: google.aip.dev/158, "Pagination"; AWS's `NextToken`): an opaque offset, no credential."""
+`next_page_token`: google.aip.dev/158, "Pagination"; AWS's `NextToken`): an opaque offset, no credential.
+Spelt with hyphens too, as a command line's flags are (`--next-token 42`, `--eos-token "</s>"`,
+`--im-start-token`): is_secret_name and the flag patterns read `next-token` as a secret's name."""
 
 # Every run of name characters is bounded and anchored at its start: output is full of long
 # runs of them (a line of 100,000 dashes, base64url blobs), and an unbounded `[A-Z0-9_-]*`
@@ -63,6 +65,19 @@ asks), nor a read of the environment (`token=os.environ["HF_TOKEN"]`, `api_key=o
 "VLLM_API_KEY")`, Python's `$HF_TOKEN`), which the bare value cut in half:
 `token=***REDACTED***"HF_TOKEN"])`. Bare only: a quoted "true" is a string typed in. (Python's
 None is still masked: tests/core/test_hardening69_redact_comparison.py pins `hf_token = None`.)"""
+
+_COMPUTED_VALUE = r"(?!(?:(?<=\s)|(?=[A-Z_][A-Z0-9_.]))[A-Z_][A-Z0-9_]{0,64}(?:\.[A-Z_][A-Z0-9_]{0,64}){0,8}\([^\n]{0,1000}?\))"
+"""Not a value computed by a call, bare: `token = f(x)`, `api_key = get_key()`, `rope_pass =
+RotaryPass(cfg)`, `next_id = tokenizer.encode(x)[0]` (a name, dotted or not, then its arguments in
+parentheses, closed on the line): Python's assignment of a call's result (Python reference 6.3.4,
+"Calls"), as the code an agent writes or a traceback quotes it; no secret is typed there, and
+masked the line lost what it called. In a shell, an unquoted `(` after `=` is a syntax error
+(bash(1), "SHELL GRAMMAR": a word holds no unquoted parenthesis), so no shell value is left. A
+literal stays masked (`token = "hf_..."`, `token = 'abc'`), and a token shape inside the call
+(`login(hf_...)`) is the token patterns'. A name of one letter written tight to the "="
+(`PASSWORD=a(b)`) is read as the value's own text, masked whole as
+tests/core/test_hardening69_redact_comparison.py pins it; `token = f(x)`, spaced as Python code is
+(PEP 8), is a call. For the NAME=value patterns only."""
 
 _YAML_BLOCK = r"(?![|>][1-9+-]{0,2}[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z))"
 """Not a YAML block scalar's header (`|`, `>-`, `|2`; YAML 1.2.2 8.1.1): the value is on the lines
@@ -121,7 +136,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # does. Before the NAME=value pattern, which no longer reads the NAME inside `${`: it used to
     # mask from the `:` on (`${HF_TOKEN:***REDACTED***`, also on an empty default), and left
     # `--api-key ${KEY:-sekrit}` whole.
-    re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:]\s*\"?"
+    re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:]\s*\"?"
                r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?[= ]+\"?)"
                r"\$\{[A-Z_][A-Z0-9_]{0,64}" + _EXPANSION_DEFAULT),
     re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET(?:_KEY(?:_BASE)?)?|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|" + _KEY_SECRETS.replace("[_-]", "_") + r")(?:_?\d{1,3})?"
@@ -130,19 +145,19 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # on the lines below, indented; YAML 1.2.2 8.1, block scalar headers): its lines are the
     # secret. NAME=value below read the "|" for the value: masked, the token stood on the next line
     # under `hf_token: ***REDACTED***`. The indentation stays, as the name does.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?"
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?"
                r"|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?[\"']?[ \t]*:[ \t]*"
                r"[|>][1-9+-]{0,2}[ \t]*(?:#[^\n]*)?\r?\n(?P<ind>[ \t]+)(?P<secret>\S[^\r\n]*(?:\r?\n(?P=ind)[^\r\n]*)*)"),
     # A number may follow the secret word, as in a name redact_value masks (`HF_TOKEN_2=...`,
     # `--var mongo_password_2=...`, the second secret of one kind distill asks for).
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _YAML_BLOCK
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
     # backslash after the name (the body was kept in clear). The escaped quotes stay around the mask.
-    re.compile(r"(?i)\\\"(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?"
+    re.compile(r"(?i)\\\"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?"
                r"\\\"\s*:\s*\\\"(?P<secret>(?!\$)(?:[^\"\\\n]|\\[^\"\n])+)\\\""),
     # The value of a secret-named variable in a list of name/value pairs, the shape a container's
     # environment takes in Kubernetes (`kubectl get deploy -o yaml`: `- name: HF_TOKEN` then
@@ -231,18 +246,28 @@ _NOT_A_PASSWORD = (r"forward|backward|fwd|bwd|must|should|first|second|third|las
 """The word before `_pass` where it names a pass of a computation or a check, not a password:
 a model's forward_pass, a compiler's custom_post_pass and fusion_pass, a test's must_pass."""
 
-_PASS_NAME = re.compile(r"(?i)(?<![\w-])(?<!\$\{)(?:[A-Z0-9][A-Z0-9_-]{0,63}?[_-])?(?!(?:" + _NOT_A_PASSWORD + r")[_-]pass\b)"
-                        r"[A-Z0-9]{1,32}[_-]PASS(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)"
-                        + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _YAML_BLOCK
+_PASS_NAME = re.compile(r"(?i)(?<![\w-])(?<!\$\{)(?:--?)?(?:[A-Z0-9][A-Z0-9_-]{0,63}?[_-])?"
+                        r"(?!(?:" + _NOT_A_PASSWORD + r")(?:[_-]pass|(?-i:Pass))\b)"
+                        r"[A-Z0-9]{1,32}(?:[_-]PASS|(?-i:(?<=[a-z0-9])Pass))(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)"
+                        + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
                         + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")")
 """A password under a name that ends in the word PASS (`DB_PASS=...`, `db_pass: ...`,
 `export REDIS_PASS=...`), short for password as in Ansible's own ansible_ssh_pass: is_secret_name
 masks `--var db_pass=...` and a key so named, and the text kept the value. Only after a word and a
 separator (Go's `--- PASS: TestX`, `bypass`, PASSED are no name), not a pass of _NOT_A_PASSWORD.
-Run where "_pass" or "-pass" is in the text, in any case (_PASS_WORD, in _patterns_for)."""
+Run where "_pass" or "-pass" is in the text, in any case (_PASS_WORD, in _patterns_for).
+A flag's name too (`--db-pass=...`: its dashes were read as nothing before the name, and the value
+kept), and camelCase (`dbPass=...`, `redisPass: ...`, a JS client's or a JSON config's keys), which
+is_secret_name reads as `db_Pass`; not a pass of _NOT_A_PASSWORD in either (`forwardPass`)."""
 
-_PASS_WORD = re.compile(r"[_-][Pp][Aa][Ssſ][Ssſ]").search
-"""The literal of _PASS_NAME as re.IGNORECASE reads it (U+017F, long s, folds to "s")."""
+_PASS_WORD = re.compile(r"[_-][Pp][Aa][Ssſ][Ssſ]|Pass(?<=[a-z0-9]Pass)").search
+"""The literal of _PASS_NAME as re.IGNORECASE reads it (U+017F, long s, folds to "s"), or its
+camelCase spelling (`dbPass`), case-sensitive as the pattern reads it."""
+
+_CAMEL_PASS = re.compile(r"Pass(?<=[a-z0-9]Pass)(?:\d{1,3})?[\"']?\s*[=:]").search
+"""A camelCase name ending in Pass before "=" or ":" (`dbPass=`), for _may_need_named: only run
+where "pass" and "Pass" are in the text, and only true where _PASS_NAME's name is; literal
+first, so re finds it by a fast scan (a leading class is tried at every position)."""
 
 _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # Well-known token shapes anywhere in text: Hugging Face (hf_), OpenAI and Anthropic (sk-),
@@ -533,7 +558,8 @@ def _may_need_named(text: str) -> bool:
     # scan where none is there
     # (chpasswd's and ldappasswd's "passw" too), keytool's -storepass and -keypass
     if "pass" in low and ("passw" in low or "_pass" in low or "-pass" in low or "sshpass" in low or "pass:" in low
-                          or "passphrase" in low or "storepass" in low or "keypass" in low):
+                          or "passphrase" in low or "storepass" in low or "keypass" in low
+                          or "Pass" in text and _CAMEL_PASS(text) is not None):  # dbPass=..., no "_pass" in it
         return True
     # the clients of _TOOL_PATTERNS whose flag holds no "pass": mongosh -p, ldapsearch -w, smbclient
     # and net -U A%B, ssh-keygen -N, zip -P, 7z -pPASS, lftp -u A,B, useradd -p, openssl -k, keytool -new
