@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import stat
 import struct
 from pathlib import Path
@@ -285,6 +286,11 @@ def engine_weights_refusal(draft: Path | str | None, error: Any = None) -> dict[
     except OSError:
         return None
     unreadable = listing.unreadable_weight_files
+    if not unreadable and listing.denied and error is not None and not _names_a_file(error, listing.denied):
+        # the drafter stopped at something else before the file it may not open (a config
+        # key of the wrong type, a shape): its own error stands, which the step says (SD003);
+        # it was said as "may not open model.safetensors", and the real fault was not named
+        return None
     if not unreadable and listing.denied:
         # a file the probe's user may not open (the drafter: "cannot read safetensors header
         # ([Errno 13] Permission denied)"), which a server running as another user may load:
@@ -301,6 +307,14 @@ def engine_weights_refusal(draft: Path | str | None, error: Any = None) -> dict[
         said = ""
     return {"message": said or f"{folder}: the safetensors header of {', '.join(unreadable)} cannot be read",
             "hint": getattr(error, "hint", None) if said else None, "unreadable_weight_files": unreadable}
+
+
+def _names_a_file(error: Any, names: Any) -> bool:
+    """Whether the drafter's error names one of the files `names` (as "DIR/model.safetensors:
+    cannot read safetensors header ([Errno 13] Permission denied: ...)"), a whole name: not
+    model.safetensors inside model.safetensors.index.json."""
+    said = str(getattr(error, "message", None) or error or "")
+    return any(re.search(rf"(?<![\w.-]){re.escape(str(name))}(?![\w.-])", said) for name in names)
 
 
 def folder_with_damaged_config(name: str | None) -> Path | None:
