@@ -58,8 +58,11 @@ class DemoHostTransport(LocalTransport):
 FEEDING_STEPS = {"launch_flags": "the models and engine", "engine": "the engine"}
 
 # A probe's advice to pass a var ("engine unknown: pass --var engine=sglang|vllm", "(..., or pass
-# --var engine_version)"): right for `run`, which takes --var; the demo takes none.
-_VAR_ADVICE = re.compile(r"(?:[:;,] |\s)(?:or )?pass --var [^;)]*")
+# --var engine_version)"): right for `run`, which takes --var; the demo takes none. The advice
+# may end in an aside of its own ("no draft checkpoint: pass --var draft_model=DIR (or a server
+# command naming it)": the demo said "no draft checkpoint)"), or be one in parentheses ("needs a
+# draft checkpoint (--var draft_model)", "(--var python=...)"), which the demo said as it was.
+_VAR_ADVICE = re.compile(r"(?:[:;,] |\s)(?:or )?pass --var [^;()]*(?:\([^()]*\))?|\s?\(--var [^()]*\)")
 
 
 def not_checked_reason(finding: Any, skipped: list[str]) -> str:
