@@ -42,8 +42,12 @@ def run(args: dict) -> dict:
     target = given_model(args.get("target_model") or None)
     data = args.get("hidden_states") or ""
     if draft is None or not data:
-        return {"args": args, "skipped": "needs a draft checkpoint (--var draft_model) and training "
-                                         "hidden states (--var hidden_states)"}
+        # only what is missing: with the hidden states given and no draft (no --var draft_model,
+        # the launch_flags step skipped or the server command naming none) it asked for both
+        missing = [need for need, given in (("a draft checkpoint (--var draft_model)", draft is not None),
+                                            ("training hidden states (--var hidden_states)", bool(data)))
+                   if not given]
+        return {"args": args, "skipped": "needs " + " and ".join(missing)}
     from spec_debug.eagle3.api import evaluate_drafter
 
     # vocab_mapping: the training's d2t/t2d file (SpecForge vocab_mapping.pt, speculators d2t.npy)

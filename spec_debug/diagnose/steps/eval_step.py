@@ -53,14 +53,21 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     return facts
 
 
+def _provide(args: dict[str, Any]) -> str:
+    """The vars a skipped evaluation needs, less one given: "Not checked: --var hidden_states=DIR
+    --var draft_model=DIR" asked for the hidden states the user had passed."""
+    if args.get("hidden_states"):
+        return "--var draft_model=DIR (or a server command that names it)"
+    return "--var hidden_states=DIR --var draft_model=DIR"
+
+
 def check(ctx: Any) -> list[Finding]:
     ev = ctx.facts.get(NS, {})
     if ev.get("skipped"):
         # a server drafting with its target's MTP module(s) has no draft directory to pass:
         # the generic line sent its user after one (the configs and vocab steps say it so)
         mtp = target_mtp_line(ctx)
-        return [mtp if mtp is not None else
-                not_checked(ctx, ev["skipped"], "--var hidden_states=DIR --var draft_model=DIR")]
+        return [mtp if mtp is not None else not_checked(ctx, ev["skipped"], _provide(ctx.args))]
     if ev.get("draft_misfit"):
         return [draft_misfit_line(ctx, ev["draft_misfit"], "standalone accuracy not measured")]
     if ev.get("target_misfit"):

@@ -136,6 +136,13 @@ def check(ctx: Any) -> list[Finding]:
         # MTP serving: no EAGLE-3 draft whose layers a dump could rank ("--var hidden_states"
         # was asked for even when it was given: the probe had no draft to run it on)
         findings.append(target_mtp_line(ctx))
+    elif not training and not serving and ctx.args.get("hidden_states"):
+        # the hidden states given, no draft to score them with (no --var draft_model, the
+        # launch_flags step skipped, a server command naming none): the line below said "no
+        # hidden states" and asked for the var the user had passed
+        findings.append(not_checked(ctx, "conventions table only: no draft checkpoint to run the layout probe "
+                                         "and the embedding check with on the training hidden states",
+                                    "--var draft_model=DIR (or a server command that names it)"))
     elif not training and not serving:
         findings.append(not_checked(ctx, "conventions table only: no hidden states to run the layout probe "
                                          "and the embedding check on", "--var hidden_states=DIR (training dump)"))
