@@ -20,7 +20,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from spec_debug import __version__, cli_help
-from spec_debug.cli_common import complete_output_path, complete_playbooks, dash_is_stdout, err_console, fail, output_format, print_error, shown_text
+from spec_debug.cli_common import (complete_output_path, complete_playbooks, complete_report_formats,
+                                   complete_validate_formats, dash_is_stdout, err_console, fail, output_format,
+                                   print_error, shown_text)
 from spec_debug.counted import counted
 from spec_debug.errors import PlaybookError, SignalInterrupt, SpecDebugError, UsageError, stop_reason
 from spec_debug.store import write_output
@@ -210,7 +212,8 @@ def _collect_vars(var: list[str], var_files: list[VarFile]) -> dict[str, Any]:
 @app.command()
 def report(
     run_dir: Path = typer.Argument(..., help="A run folder (runs/<run-id>; a bare run id means ./runs/<run-id>) or its run.json."),
-    fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)"),
+    fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)",
+                                      autocompletion=complete_report_formats),
     template: Optional[Path] = typer.Option(None, "--template", help="A Jinja2 template to render run.json with."),
     output_to: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout.",
                                             autocompletion=complete_output_path),
@@ -315,7 +318,8 @@ def playbooks_show(name: str = typer.Argument(..., help="A shipped playbook's na
 def playbooks_validate(
     files: list[str] = typer.Argument(..., help="Playbook files or shipped names."),
     fmt: str = typer.Option("text", "--format", help="text | json: json prints one JSON document on stdout "
-                            "(each file, and each error and warning with file, line, column, message, hint, severity)."),
+                            "(each file, and each error and warning with file, line, column, message, hint, severity).",
+                            autocompletion=complete_validate_formats),
 ) -> None:
     """Validate playbooks; exit 2 with file:line:column on the first problem of each."""
     from spec_debug.playbook.loader import load_playbook

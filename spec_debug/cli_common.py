@@ -109,8 +109,18 @@ def _concept_next_words(typed: list[str], incomplete: str) -> list[str]:
 
 def complete_report_formats(incomplete: str) -> list[str]:
     """md, html, json for --format (case as typed, as output_format accepts `HTML`): `explain
-    perf_regression --format <TAB>` offered nothing, the formats only in the help."""
-    said = [f for f in REPORT_FORMATS if f.startswith(incomplete.lower())]
+    perf_regression --format <TAB>` offered nothing, the formats only in the help (and so did
+    `report RUN --format <TAB>`)."""
+    return _complete_formats(REPORT_FORMATS, incomplete)
+
+
+def complete_validate_formats(incomplete: str) -> list[str]:
+    """text, json for `playbooks validate --format` (which takes any case, as the reports do)."""
+    return _complete_formats(("text", "json"), incomplete)
+
+
+def _complete_formats(formats: tuple[str, ...], incomplete: str) -> list[str]:
+    said = [f for f in formats if f.startswith(incomplete.lower())]
     # bash offers only what extends the typed text: `--format J` gets JSON
     return [f.upper() if incomplete.isupper() else incomplete + f[len(incomplete):] for f in said]
 
