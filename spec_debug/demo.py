@@ -192,7 +192,7 @@ def demo_command(healthy: bool, out: Path, console: Any = None, *, as_json: bool
     errors = [f for f in findings if f.severity == "error"]
     aborted = result.record.status == "aborted"
     try:
-        _say_result(console, result, errors, healthy, aborted)
+        _say_result(console, result, errors, healthy, aborted, stepped=step)
     except (OSError, ValueError):
         # The terminal went away (EIO: a closed terminal or SSH session; EPIPE): run.json and
         # the reports are written, and the exit code still says what happened (it was 1, a
@@ -205,10 +205,17 @@ def demo_command(healthy: bool, out: Path, console: Any = None, *, as_json: bool
     return 3 if aborted else 1 if errors else 0
 
 
-def _say_result(console: Any, result: DemoResult, errors: list, healthy: bool, aborted: bool) -> None:
+def _say_result(console: Any, result: DemoResult, errors: list, healthy: bool, aborted: bool, *,
+                stepped: bool = False) -> None:
     findings = result.record.findings
     for f in errors:
-        console.print(f"  [red]{f.code}[/] {f.title}", highlight=False)
+        console.print(f"  [red]{f.code}[/] {escape(f.title)}", highlight=False)
+        if not stepped and f.remediation:
+            # Without --step the progress lines above named each error (code and title) and the
+            # list here said the same lines again, the fix nowhere on the terminal: it is the
+            # account with the fix, as `demo --step` gives it at the step (stepthrough.after_step),
+            # where this list is the short reference. Unfolded: the fix holds flags to paste.
+            console.print(f"    what to do: {escape(f.remediation)}", highlight=False, soft_wrap=True)
     # The paths as text (rich.markup.escape): `--out '[/x]'` raised MarkupError after the run.
     # Never folded (soft_wrap), as `run` says them (cli_run._say): off a terminal rich folds at
     # 80 columns, and a long --out path in a log or a redirected stderr had a newline inside it.
