@@ -462,7 +462,8 @@ def _prepare_run(
     if step:
         from spec_debug.stepthrough import TerminalGate
 
-        gate = TerminalGate(console, stdin=_answers_from([Path(loaded.path), *(f.path for f in var_files or [])]))
+        gate = TerminalGate(console, stdin=_answers_from([Path(loaded.path), *(f.path for f in var_files or [])]),
+                            fleet=len(targets) > 1)
         reporter.gate = gate  # the step-through's account of a step is the one said (ConsoleReporter)
         forks = 1  # one conversation at a time
     _quiet_on_broken_pipe(console)

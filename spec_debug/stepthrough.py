@@ -86,8 +86,12 @@ def _probe_summary(name: str) -> str:
 
 
 class TerminalGate(StepGate):
-    def __init__(self, console: Console, stdin=None, *, takes_vars: bool = True) -> None:
+    def __init__(self, console: Console, stdin=None, *, takes_vars: bool = True, fleet: bool = False) -> None:
         self.console = console
+        # True for a run on several hosts (`run --step -i hosts.ini`): each step is asked about
+        # host by host, and "→ two failed: ..." did not say on which (the panel above names it,
+        # a screen up after a long command); the lines say "→ two on gpu02 failed: ..."
+        self.fleet = fleet
         # False for `demo --step`: the demo takes no --var, so an SD004 note's "what to do" (pass
         # a --var on the `spec-debug run` line) cannot be done there (after_step)
         self.takes_vars = takes_vars
@@ -117,6 +121,10 @@ class TerminalGate(StepGate):
         except KeyError:
             return False
         return True
+
+    def _on(self, host: str) -> str:
+        """" on HOST" after a step's id on a fleet, else nothing (one host: the run's first line names it)."""
+        return f" on [magenta]{escape(host)}[/]" if self.fleet else ""
 
     def _say(self, *args: object, **kwargs: object) -> None:
         """console.print, for a terminal that may have gone away: a closed terminal or SSH session
@@ -243,7 +251,7 @@ class TerminalGate(StepGate):
                 self.skipped.append(step.id)
                 # The runner records the skip but shows nothing for it: the user saw the next
                 # step's panel (or the summary) with no word about the step they skipped.
-                self._say(f"→ {escape(step.id)} [blue]skipped[/] (your choice); it is recorded as skipped.")
+                self._say(f"→ {escape(step.id)}{self._on(host)} [blue]skipped[/] (your choice); it is recorded as skipped.")
             if choice:
                 return choice
             self._say(f"please answer r, s or q (got {escape(repr(line.strip()))}); ? says what each does", highlight=False)
@@ -292,7 +300,7 @@ class TerminalGate(StepGate):
         # log, `2>&1 | tee`) rich folded at 80 columns, and at the terminal's width on one, inside
         # the command or path a remediation gives to paste ("--speculative-num-steps 3 \n
         # --speculative-eagle-topk 1"); the terminal wraps a long line itself.
-        self._say(f"→ {step.id} {words}", soft_wrap=True)
+        self._say(f"→ {escape(step.id)}{self._on(host)} {words}", soft_wrap=True)
         for finding in findings:
             if finding.code == "SD004" and not self.takes_vars:
                 # Why the step could not look on this host (its evidence: "engine forward not read:
