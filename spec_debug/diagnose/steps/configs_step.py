@@ -235,22 +235,30 @@ def _layer_count_disputed(weights: list[Finding]) -> bool:
                if isinstance(item, dict))
 
 
+# what this step checks, all from the draft's config.json (the playbook's `why` for configs)
+_NONE_CHECKED = ("none of this step's checks ran (the served aux layers, the norm flags the engine "
+                 "ignores, context length and RoPE against the target, the config against its weights)")
+
+
 def check(ctx: Any) -> list[Finding]:
     cfgs = ctx.facts.get(NS, {})
     if not cfgs.get("draft_config"):
         mtp = target_mtp_line(ctx)
         if mtp is not None:
             return [mtp]
+        # Each line says what went unchecked: every check of this step reads the draft's config
+        # (`run --step` / `demo --step` with launch_flags skipped: "no draft config.json could
+        # be read" alone under "configs passed; notes:" read as one side check missed).
         if cfgs.get("draft_config_error"):
-            return [not_checked(ctx, cfgs["draft_config_error"], "a readable draft config.json")]
+            return [not_checked(ctx, f"{cfgs['draft_config_error']}: {_NONE_CHECKED}", "a readable draft config.json")]
         if cfgs.get("draft_name") and not cfgs.get("draft_path"):
             # a path given that holds no checkpoint (a typo, the folder above the draft): the
             # line said only "could not be read" and asked for the var the user had given
             return [not_checked(ctx, f"no draft config.json could be read: draft_model "
                                      f"{cfgs['draft_name']} is no checkpoint directory on this host "
-                                     "(not there, or a folder above the one holding config.json)",
+                                     f"(not there, or a folder above the one holding config.json); {_NONE_CHECKED}",
                                 "--var draft_model=DIR, the directory holding the draft's config.json")]
-        return [not_checked(ctx, "no draft config.json could be read",
+        return [not_checked(ctx, f"no draft config.json could be read: {_NONE_CHECKED}",
                             "--var draft_model=DIR (or a server command that names it)")]
     at = where(ctx)
     draft_raw = cfgs["draft_config"]
