@@ -265,7 +265,9 @@ def _one_topic(first: str, more: list[str]) -> str:
         return first  # `explain --speculative-num-steps 1`, as the launch line writes it
     unknown = next((word for word in [first, *more] if _is_option(word) and glossary.find_concept(word) is None), None)
     if unknown is not None:
-        raise UsageError(f"no such option: {unknown}", hint="spec-debug explain --help lists the options")
+        raise UsageError(f"no such option: {unknown}",
+                         hint=_step_option_hint(unknown, next((w for w in [first, *more] if not _is_option(w)), None))
+                         or "spec-debug explain --help lists the options")
     # `explain num stesp`: a concept of several words with a slip, unquoted. The hint was the
     # quoting rule with 'accept length' as its example, whatever was typed; quoted, the same
     # words got "the concept 'num steps'?" (_load_or_near_concept).
@@ -304,9 +306,27 @@ def _topic_or_option(argument: str):
     if concept is None and _is_option(argument):
         near = glossary.close_concepts(argument)
         raise UsageError(f"no such option: {argument}",
-                         hint=f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`" if near
-                         else "spec-debug explain --help lists the options")
+                         hint=_step_option_hint(argument, None)
+                         or (f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`" if near
+                             else "spec-debug explain --help lists the options"))
     return concept
+
+
+def _step_option_hint(option: str, playbook: str | None) -> str | None:
+    """For `--step` given to explain (`explain perf_regression --step`): the step-through is an
+    option of run and demo, which the walkthrough and the README name beside explain. The hint
+    was "the concept 'num steps'?" (--speculative-num-steps, a server flag) for `explain --step`,
+    and "explain --help lists the options" after a playbook, neither saying where --step is."""
+    if option.split("=", 1)[0] != "--step":
+        return None
+    from spec_debug.playbook.loader import shipped_playbook_names
+    from spec_debug.record import shell_word
+
+    # the word named a playbook (not a step id, `explain hidden_layout --step`, or a concept)
+    named = playbook is not None and (playbook in shipped_playbook_names() or Path(playbook).expanduser().is_file())
+    target = shell_word(playbook) if named else "PLAYBOOK"
+    return (f"--step is run's and demo's: `spec-debug run {target} --step` runs the playbook, asking before "
+            "each step (`spec-debug demo --step` on the demo host); explain shows the same walk without running it")
 
 
 def _load_or_near_concept(argument: str):
