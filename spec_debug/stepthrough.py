@@ -123,7 +123,7 @@ class TerminalGate(StepGate):
         return True
 
     def _on(self, host: str) -> str:
-        """" on HOST" after a step's id on a fleet, else nothing (one host: the run's first line names it)."""
+        """The words after a step's id on a fleet, ' on HOST'; on one host none (the run's first line names it)."""
         return f" on [magenta]{escape(host)}[/]" if self.fleet else ""
 
     def _say(self, *args: object, **kwargs: object) -> None:
