@@ -17,8 +17,9 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
 from spec_debug.runner.ssh_auth_options import AuthOptions, _Attempts
-from spec_debug.runner.ssh_config import DEFAULT_IDENTITY_FILES, SSHTarget
+from spec_debug.runner.ssh_config import DEFAULT_IDENTITY_FILES, SSHTarget, _criteria_in_lower_case
 from spec_debug.runner.ssh_errors import _one_line
+from spec_debug.runner.ssh_quoting import argv_split
 from spec_debug.runner.ssh_terminal import _PROMPT_LOCK, _can_ask, read_passphrase
 
 
@@ -49,8 +50,8 @@ def passwd_home_elsewhere() -> tuple[str, str] | None:
 
 def _names_host(config_file: str, alias: str, home: str, depth: int = 0) -> bool:
     """Whether a `Host` line of config_file, or of a file it `Include`s, names alias by a pattern
-    of its own (not `*` alone, nor a negation). Read as text: a `Match exec` line is not run for
-    a hint. An Include's relative path is under home's ~/.ssh and its `~` is home, as ssh(1)
+    of its own (not `*` alone, nor a negation), or a `Match` line's host or originalhost
+    criterion does (_match_names). Read as text: a `Match exec` line is not run for a hint. An Include's relative path is under home's ~/.ssh and its `~` is home, as ssh(1)
     takes them for the user's config (openssh-portable readconf.c, process_config_line_depth,
     oInclude: _PATH_SSH_USER_DIR, then tilde_expand_filename; READCONF_MAX_DEPTH 16): a
     `Host` block kept in ~/.ssh/config.d/ (`Include config.d/*`) was not found."""
@@ -78,6 +79,8 @@ def _names_host(config_file: str, alias: str, home: str, depth: int = 0) -> bool
                 if any(_names_host(found, alias, home, depth + 1) for found in sorted(glob.glob(path))):
                     return True
             continue
+        if keyword == "match" and _match_names(line, alias):
+            return True
         if keyword != "host":
             continue
         for pattern in words[1:]:
@@ -85,6 +88,34 @@ def _names_host(config_file: str, alias: str, home: str, depth: int = 0) -> bool
                 break
             if not pattern.startswith("!") and pattern.strip("*?") and fnmatch.fnmatchcase(alias.lower(), pattern.lower()):
                 return True
+    return False
+
+
+def _match_names(line: str, alias: str) -> bool:
+    """Whether a Match line's `originalhost` or `host` criterion (not negated) has a pattern of
+    its own for alias and no negation of it. ssh(1) applies `Match originalhost gpubox` to
+    `ssh gpubox` as it applies `Host gpubox`; the argument is a comma list with `!` negations
+    (openssh-portable: readconf.c, match_cfg_line, match_pattern_list), and the host name is
+    the alias itself where no HostName came before. Other criteria (user, exec) are not asked."""
+    try:
+        words = argv_split(_criteria_in_lower_case(line.strip()), terminate_on_comment=True)[1:]
+    except ValueError:  # an unclosed quote: ssh(1) refuses the line
+        return False
+    index = 0
+    while index < len(words):
+        criterion = words[index]
+        if criterion.lstrip("!") in ("all", "canonical", "final"):
+            index += 1
+            continue
+        patterns = words[index + 1].split(",") if index + 1 < len(words) else []
+        index += 2
+        if criterion not in ("host", "originalhost"):
+            continue
+        name = alias.lower()
+        if any(fnmatch.fnmatchcase(name, pattern[1:].lower()) for pattern in patterns if pattern.startswith("!")):
+            continue
+        if any(pattern.strip("*?") and fnmatch.fnmatchcase(name, pattern.lower()) for pattern in patterns if not pattern.startswith("!")):
+            return True
     return False
 
 
