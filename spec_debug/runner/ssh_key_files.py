@@ -12,6 +12,7 @@ import ipaddress
 import itertools
 import os
 import pwd
+import re
 import stat
 
 import paramiko
@@ -50,6 +51,9 @@ def passwd_home_elsewhere() -> tuple[str, str] | None:
     return home, passwd_home
 
 
+_HOST_KEYWORD = re.compile(r"^\s*host(\s*=\s*|\s+)", re.IGNORECASE)
+
+
 def _config_text(config_file: str) -> str:
     try:
         with open(config_file, encoding="utf-8", errors="replace") as handle:
@@ -79,7 +83,7 @@ def _included_files(paths: list[str], home: str) -> list[str]:
 
 def _names_host(config_file: str, alias: str, home: str, depth: int = 0) -> bool:
     """Whether a `Host` line of config_file, or of a file it `Include`s, names alias by a pattern
-    of its own (not `*` alone, nor a negation), or a `Match` line's host or originalhost
+    of its own (not `*` alone) that no `!` pattern of the line vetoes, or a `Match` line's host or originalhost
     criterion does (_match_names). Read as text: a `Match exec` line is not run for a hint."""
     if depth > 16:
         return False
@@ -94,14 +98,18 @@ def _names_host(config_file: str, alias: str, home: str, depth: int = 0) -> bool
             continue
         if keyword == "match" and _match_names(line, alias):
             return True
-        if keyword != "host":
-            continue
-        for pattern in words[1:]:
-            if pattern.startswith("#"):
-                break
-            if not pattern.startswith("!") and pattern.strip("*?") and fnmatch.fnmatchcase(alias.lower(), pattern.lower()):
-                return True
+        if keyword == "host" and _in_pattern_list(alias, _host_patterns(line), own=True):
+            return True
     return False
+
+
+def _host_patterns(line: str) -> list[str]:
+    """A Host line's patterns as ssh(1) reads them: quotes removed (`Host "gpu01"` is gpu01),
+    up to a `#` comment (openssh-portable readconf.c: the line's words through argv_split)."""
+    try:
+        return argv_split(_HOST_KEYWORD.sub("", line, count=1), terminate_on_comment=True)
+    except ValueError:  # an unclosed quote: ssh(1) refuses the line
+        return []
 
 
 def _match_criteria(line: str) -> list[tuple[str, list[str]]] | None:
@@ -144,13 +152,12 @@ def _match_names(line: str, alias: str) -> bool:
                for criterion, patterns in _match_criteria(line) or [])
 
 
-def _applies(keyword: str, line: str, words: list[str], alias: str) -> bool:
+def _applies(keyword: str, line: str, alias: str) -> bool:
     """Whether a Host or Match line's block surely applies to alias in ssh(1)'s first pass: a
     Match with a criterion other than all/host/originalhost (user, exec, canonical) counts as
     not applying, since no command runs for a hint."""
     if keyword == "host":
-        patterns = list(itertools.takewhile(lambda word: not word.startswith("#"), words))
-        return _in_pattern_list(alias, patterns, own=False)
+        return _in_pattern_list(alias, _host_patterns(line), own=False)
     criteria = _match_criteria(line)
     return bool(criteria) and all(
         criterion == "all" or (criterion in ("host", "originalhost") and _in_pattern_list(alias, patterns, own=False))
@@ -174,7 +181,7 @@ def _canonical_values(config_file: str, alias: str, home: str, found: dict[str, 
             continue
         keyword = words[0].lower()
         if keyword in ("host", "match"):
-            applies = enclosing and _applies(keyword, line, words[1:], alias)
+            applies = enclosing and _applies(keyword, line, alias)
         elif keyword == "include":
             for included in _included_files(words[1:], home):
                 _canonical_values(included, alias, home, found, depth=depth + 1, enclosing=applies)
