@@ -98,7 +98,7 @@ def _names_host(config_file: str, alias: str, home: str, depth: int = 0) -> bool
             continue
         if keyword == "match" and _match_names(line, alias):
             return True
-        if keyword == "host" and _in_pattern_list(alias, _host_patterns(line), own=True):
+        if keyword == "host" and _in_pattern_list(alias, _host_patterns(line), own=True, fold_case=False):
             return True
     return False
 
@@ -132,13 +132,19 @@ def _match_criteria(line: str) -> list[tuple[str, list[str]]] | None:
     return criteria
 
 
-def _in_pattern_list(alias: str, patterns: list[str], *, own: bool) -> bool:
+def _in_pattern_list(alias: str, patterns: list[str], *, own: bool, fold_case: bool = True) -> bool:
     """ssh(1)'s match_pattern_list for a host name: a `!` pattern that matches vetoes it. `own`:
-    only a pattern with more than `*`/`?` counts (one that names this host, not every host)."""
-    name = alias.lower()
-    if any(fnmatch.fnmatchcase(name, pattern[1:].lower()) for pattern in patterns if pattern.startswith("!")):
+    only a pattern with more than `*`/`?` counts (one that names this host, not every host).
+    `fold_case`: Match host/originalhost compare in lower case (match.c, match_hostname); a Host
+    line compares the name as typed (readconf.c, oHost: match_pattern), so `Host GPU01` is not
+    gpu01's block (OpenSSH_9.2p1 `ssh -G`)."""
+    def fold(text: str) -> str:
+        return text.lower() if fold_case else text
+
+    name = fold(alias)
+    if any(fnmatch.fnmatchcase(name, fold(pattern[1:])) for pattern in patterns if pattern.startswith("!")):
         return False
-    return any((pattern.strip("*?") or not own) and fnmatch.fnmatchcase(name, pattern.lower())
+    return any((pattern.strip("*?") or not own) and fnmatch.fnmatchcase(name, fold(pattern))
                for pattern in patterns if not pattern.startswith("!"))
 
 
@@ -157,7 +163,7 @@ def _applies(keyword: str, line: str, alias: str) -> bool:
     Match with a criterion other than all/host/originalhost (user, exec, canonical) counts as
     not applying, since no command runs for a hint."""
     if keyword == "host":
-        return _in_pattern_list(alias, _host_patterns(line), own=False)
+        return _in_pattern_list(alias, _host_patterns(line), own=False, fold_case=False)
     criteria = _match_criteria(line)
     return bool(criteria) and all(
         criterion == "all" or (criterion in ("host", "originalhost") and _in_pattern_list(alias, patterns, own=False))
