@@ -51,7 +51,7 @@ def passwd_home_elsewhere() -> tuple[str, str] | None:
     return home, passwd_home
 
 
-_HOST_KEYWORD = re.compile(r"^\s*host(\s*=\s*|\s+)", re.IGNORECASE)
+_KEYWORD = re.compile(r"^\s*[A-Za-z]+(\s*=\s*|\s+)")  # a config line's keyword and what parts it from its words
 
 
 def _config_text(config_file: str) -> str:
@@ -62,17 +62,19 @@ def _config_text(config_file: str) -> str:
         return ""
 
 
-def _included_files(paths: list[str], home: str) -> list[str]:
-    """The files an `Include` line's words name. A relative path is under home's ~/.ssh and `~`
+def _included_files(line: str, home: str) -> list[str]:
+    """The files an `Include` line names. A relative path is under home's ~/.ssh and `~`
     is home, as ssh(1) takes them for the user's config (openssh-portable readconf.c,
     process_config_line_depth, oInclude: _PATH_SSH_USER_DIR, then tilde_expand_filename;
     READCONF_MAX_DEPTH 16, which the callers keep): a `Host` block kept in ~/.ssh/config.d/
-    (`Include config.d/*`) was not found."""
+    (`Include config.d/*`) was not found. The words as argv_split gives them: a quoted path
+    with a space (`Include "~/Library/Application Support/lab/*"`) is one path."""
+    try:
+        paths = argv_split(_KEYWORD.sub("", line, count=1), terminate_on_comment=True)
+    except ValueError:  # an unclosed quote: ssh(1) refuses the line
+        return []
     found: list[str] = []
     for path in paths:
-        if path.startswith("#"):
-            break
-        path = path.strip('"')
         if path.startswith("~"):
             path = home + path[1:] if path == "~" or path.startswith("~/") else os.path.expanduser(path)
         elif not path.startswith("/"):
@@ -83,8 +85,8 @@ def _included_files(paths: list[str], home: str) -> list[str]:
 
 def _names_host(config_file: str, alias: str, home: str, depth: int = 0) -> bool:
     """Whether a `Host` line of config_file, or of a file it `Include`s, names alias by a pattern
-    of its own (not `*` alone) that no `!` pattern of the line vetoes, or a `Match` line's host or originalhost
-    criterion does (_match_names). Read as text: a `Match exec` line is not run for a hint."""
+    of its own (not `*` alone) that no `!` pattern of the line vetoes, or a `Match` line's host
+    or originalhost criterion does (_match_names). Read as text: no `Match exec` runs for a hint."""
     if depth > 16:
         return False
     for line in _config_text(config_file).splitlines():
@@ -93,7 +95,7 @@ def _names_host(config_file: str, alias: str, home: str, depth: int = 0) -> bool
             continue
         keyword = words[0].lower()
         if keyword == "include":
-            if any(_names_host(found, alias, home, depth + 1) for found in _included_files(words[1:], home)):
+            if any(_names_host(found, alias, home, depth + 1) for found in _included_files(line, home)):
                 return True
             continue
         if keyword == "match" and _match_names(line, alias):
@@ -107,7 +109,7 @@ def _host_patterns(line: str) -> list[str]:
     """A Host line's patterns as ssh(1) reads them: quotes removed (`Host "gpu01"` is gpu01),
     up to a `#` comment (openssh-portable readconf.c: the line's words through argv_split)."""
     try:
-        return argv_split(_HOST_KEYWORD.sub("", line, count=1), terminate_on_comment=True)
+        return argv_split(_KEYWORD.sub("", line, count=1), terminate_on_comment=True)
     except ValueError:  # an unclosed quote: ssh(1) refuses the line
         return []
 
@@ -189,7 +191,7 @@ def _canonical_values(config_file: str, alias: str, home: str, found: dict[str, 
         if keyword in ("host", "match"):
             applies = enclosing and _applies(keyword, line, alias)
         elif keyword == "include":
-            for included in _included_files(words[1:], home):
+            for included in _included_files(line, home):
                 _canonical_values(included, alias, home, found, depth=depth + 1, enclosing=applies)
         elif applies and keyword in _CANONICAL_KEYWORDS:
             found.setdefault(keyword, list(itertools.takewhile(lambda word: not word.startswith("#"), words[1:])))
