@@ -149,10 +149,11 @@ def _with_passwd_home_config(exc: TransportError, target: SSHTarget) -> Transpor
         return exc
     # the host itself, or a jump host of its ProxyJump (whose failure reaches it as its own)
     names = [target.alias, *(hop.destination.host for hop in target.proxy_jump)]
-    unresolved = next((alias for alias in names if _looked_up_as_given(exc.message, alias)), None)
-    if unresolved is None:
+    index = next((index for index, alias in enumerate(names) if _looked_up_as_given(exc.message, alias)), None)
+    if index is None:
         return exc
-    note = passwd_home_config_note(unresolved)
+    # reached through a jump host: the host itself behind its ProxyJump, a hop behind the one before
+    note = passwd_home_config_note(names[index], proxied=index > 1 or (index == 0 and bool(target.proxy_jump)))
     if note is None:
         return exc
     noted = copy.copy(exc)

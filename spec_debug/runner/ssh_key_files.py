@@ -8,8 +8,11 @@ import base64
 import fnmatch
 import getpass
 import glob
+import ipaddress
+import itertools
 import os
 import pwd
+import re
 import stat
 
 import paramiko
@@ -17,8 +20,9 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
 from spec_debug.runner.ssh_auth_options import AuthOptions, _Attempts
-from spec_debug.runner.ssh_config import DEFAULT_IDENTITY_FILES, SSHTarget
+from spec_debug.runner.ssh_config import DEFAULT_IDENTITY_FILES, SSHTarget, _criteria_in_lower_case
 from spec_debug.runner.ssh_errors import _one_line
+from spec_debug.runner.ssh_quoting import argv_split
 from spec_debug.runner.ssh_terminal import _PROMPT_LOCK, _can_ask, read_passphrase
 
 
@@ -47,48 +51,178 @@ def passwd_home_elsewhere() -> tuple[str, str] | None:
     return home, passwd_home
 
 
-def _names_host(config_file: str, alias: str, home: str, depth: int = 0) -> bool:
-    """Whether a `Host` line of config_file, or of a file it `Include`s, names alias by a pattern
-    of its own (not `*` alone, nor a negation). Read as text: a `Match exec` line is not run for
-    a hint. An Include's relative path is under home's ~/.ssh and its `~` is home, as ssh(1)
-    takes them for the user's config (openssh-portable readconf.c, process_config_line_depth,
-    oInclude: _PATH_SSH_USER_DIR, then tilde_expand_filename; READCONF_MAX_DEPTH 16): a
-    `Host` block kept in ~/.ssh/config.d/ (`Include config.d/*`) was not found."""
-    if depth > 16:
-        return False
+_KEYWORD = re.compile(r"^\s*[A-Za-z]+(\s*=\s*|\s+)")  # a config line's keyword and what parts it from its words
+
+
+def _config_text(config_file: str) -> str:
     try:
         with open(config_file, encoding="utf-8", errors="replace") as handle:
-            text = handle.read(1 << 20)
+            return handle.read(1 << 20)
     except OSError:
+        return ""
+
+
+def _included_files(line: str, home: str) -> list[str]:
+    """The files an `Include` line names. A relative path is under home's ~/.ssh and `~`
+    is home, as ssh(1) takes them for the user's config (openssh-portable readconf.c,
+    process_config_line_depth, oInclude: _PATH_SSH_USER_DIR, then tilde_expand_filename;
+    READCONF_MAX_DEPTH 16, which the callers keep): a `Host` block kept in ~/.ssh/config.d/
+    (`Include config.d/*`) was not found. The words as argv_split gives them: a quoted path
+    with a space (`Include "~/Library/Application Support/lab/*"`) is one path."""
+    try:
+        paths = argv_split(_KEYWORD.sub("", line, count=1), terminate_on_comment=True)
+    except ValueError:  # an unclosed quote: ssh(1) refuses the line
+        return []
+    found: list[str] = []
+    for path in paths:
+        if path.startswith("~"):
+            path = home + path[1:] if path == "~" or path.startswith("~/") else os.path.expanduser(path)
+        elif not path.startswith("/"):
+            path = os.path.join(home, ".ssh", path)
+        found += sorted(glob.glob(path))
+    return found
+
+
+def _names_host(config_file: str, alias: str, home: str, depth: int = 0) -> bool:
+    """Whether a `Host` line of config_file, or of a file it `Include`s, names alias by a pattern
+    of its own (not `*` alone) that no `!` pattern of the line vetoes, or a `Match` line's host
+    or originalhost criterion does (_match_names). Read as text: no `Match exec` runs for a hint."""
+    if depth > 16:
         return False
-    for line in text.splitlines():
+    for line in _config_text(config_file).splitlines():
         words = line.replace("=", " ", 1).split()
         if len(words) < 2:
             continue
         keyword = words[0].lower()
         if keyword == "include":
-            for path in words[1:]:
-                if path.startswith("#"):
-                    break
-                path = path.strip('"')
-                if path.startswith("~"):
-                    path = home + path[1:] if path == "~" or path.startswith("~/") else os.path.expanduser(path)
-                elif not path.startswith("/"):
-                    path = os.path.join(home, ".ssh", path)
-                if any(_names_host(found, alias, home, depth + 1) for found in sorted(glob.glob(path))):
-                    return True
-            continue
-        if keyword != "host":
-            continue
-        for pattern in words[1:]:
-            if pattern.startswith("#"):
-                break
-            if not pattern.startswith("!") and pattern.strip("*?") and fnmatch.fnmatchcase(alias.lower(), pattern.lower()):
+            if any(_names_host(found, alias, home, depth + 1) for found in _included_files(line, home)):
                 return True
+            continue
+        if keyword == "match" and _match_names(line, alias):
+            return True
+        if keyword == "host" and _in_pattern_list(alias, _host_patterns(line), own=True, fold_case=False):
+            return True
     return False
 
 
-def passwd_home_config_note(alias: str) -> str | None:
+def _host_patterns(line: str) -> list[str]:
+    """A Host line's patterns as ssh(1) reads them: quotes removed (`Host "gpu01"` is gpu01),
+    up to a `#` comment (openssh-portable readconf.c: the line's words through argv_split)."""
+    try:
+        return argv_split(_KEYWORD.sub("", line, count=1), terminate_on_comment=True)
+    except ValueError:  # an unclosed quote: ssh(1) refuses the line
+        return []
+
+
+def _match_criteria(line: str) -> list[tuple[str, list[str]]] | None:
+    """A Match line's criteria (lower case, `!` kept) with their pattern lists ([] for all,
+    canonical and final); None for a line ssh(1) refuses (an unclosed quote)."""
+    try:
+        words = argv_split(_criteria_in_lower_case(line.strip()), terminate_on_comment=True)[1:]
+    except ValueError:
+        return None
+    criteria: list[tuple[str, list[str]]] = []
+    index = 0
+    while index < len(words):
+        criterion = words[index]
+        if criterion.lstrip("!") in ("all", "canonical", "final"):
+            criteria.append((criterion, []))
+            index += 1
+            continue
+        criteria.append((criterion, words[index + 1].split(",") if index + 1 < len(words) else []))
+        index += 2
+    return criteria
+
+
+def _in_pattern_list(alias: str, patterns: list[str], *, own: bool, fold_case: bool = True) -> bool:
+    """ssh(1)'s match_pattern_list for a host name: a `!` pattern that matches vetoes it. `own`:
+    only a pattern with more than `*`/`?` counts (one that names this host, not every host).
+    `fold_case`: Match host/originalhost compare in lower case (match.c, match_hostname); a Host
+    line compares the name as typed (readconf.c, oHost: match_pattern), so `Host GPU01` is not
+    gpu01's block (OpenSSH_9.2p1 `ssh -G`)."""
+    def fold(text: str) -> str:
+        return text.lower() if fold_case else text
+
+    name = fold(alias)
+    if any(fnmatch.fnmatchcase(name, fold(pattern[1:])) for pattern in patterns if pattern.startswith("!")):
+        return False
+    return any((pattern.strip("*?") or not own) and fnmatch.fnmatchcase(name, fold(pattern))
+               for pattern in patterns if not pattern.startswith("!"))
+
+
+def _match_names(line: str, alias: str) -> bool:
+    """Whether a Match line's `originalhost` or `host` criterion (not negated) has a pattern of
+    its own for alias and no negation of it. ssh(1) applies `Match originalhost gpubox` to
+    `ssh gpubox` as it applies `Host gpubox`; the argument is a comma list with `!` negations
+    (openssh-portable: readconf.c, match_cfg_line, match_pattern_list), and the host name is
+    the alias itself where no HostName came before. Other criteria (user, exec) are not asked."""
+    return any(criterion in ("host", "originalhost") and _in_pattern_list(alias, patterns, own=True)
+               for criterion, patterns in _match_criteria(line) or [])
+
+
+def _applies(keyword: str, line: str, alias: str) -> bool:
+    """Whether a Host or Match line's block surely applies to alias in ssh(1)'s first pass: a
+    Match with a criterion other than all/host/originalhost (user, exec, canonical) counts as
+    not applying, since no command runs for a hint."""
+    if keyword == "host":
+        return _in_pattern_list(alias, _host_patterns(line), own=False, fold_case=False)
+    criteria = _match_criteria(line)
+    return bool(criteria) and all(
+        criterion == "all" or (criterion in ("host", "originalhost") and _in_pattern_list(alias, patterns, own=False))
+        for criterion, patterns in criteria or [])
+
+
+_CANONICAL_KEYWORDS = ("canonicalizehostname", "canonicaldomains", "canonicalizemaxdots")
+
+
+def _canonical_values(config_file: str, alias: str, home: str, found: dict[str, list[str]], *, depth: int = 0,
+                      enclosing: bool = True) -> dict[str, list[str]]:
+    """The first value of each CanonicalizeHostname keyword that applies to alias in
+    config_file and what it Includes (first value wins: openssh-portable readconf.c). The blocks
+    of a file included from a block that does not apply never apply (SSHCONF_NEVERMATCH)."""
+    if depth > 16:
+        return found
+    applies = enclosing
+    for line in _config_text(config_file).splitlines():
+        words = line.replace("=", " ", 1).split()
+        if len(words) < 2 or words[0].startswith("#"):
+            continue
+        keyword = words[0].lower()
+        if keyword in ("host", "match"):
+            applies = enclosing and _applies(keyword, line, alias)
+        elif keyword == "include":
+            for included in _included_files(line, home):
+                _canonical_values(included, alias, home, found, depth=depth + 1, enclosing=applies)
+        elif applies and keyword in _CANONICAL_KEYWORDS:
+            found.setdefault(keyword, list(itertools.takewhile(lambda word: not word.startswith("#"), words[1:])))
+    return found
+
+
+def _canonical_domains(config_file: str, alias: str, home: str, *, proxied: bool) -> list[str]:
+    """The CanonicalDomains ssh(1) tries alias in under config_file: CanonicalizeHostname yes or
+    always, a name with no more dots than CanonicalizeMaxDots (1) that is not an address nor
+    ends with a dot (openssh-portable ssh.c, resolve_canonicalize). `yes` leaves a host reached
+    through a jump host (`proxied`) as it is; only `always` canonicalizes it too."""
+    values = _canonical_values(config_file, alias, home, {})
+    mode = values.get("canonicalizehostname", ["no"])[0].lower()
+    if mode in ("yes", "true") and proxied:  # `true` is yes (readconf.c, multistate_canonicalizehostname)
+        return []
+    domains = values.get("canonicaldomains", [])
+    try:
+        max_dots = int(values.get("canonicalizemaxdots", ["1"])[0])
+    except ValueError:
+        return []
+    if mode not in ("yes", "true", "always") or not domains or domains[0].lower() == "none" or alias.endswith("."):
+        return []
+    try:
+        ipaddress.ip_address(alias)
+        return []
+    except ValueError:
+        pass
+    return domains if alias.count(".") <= max_dots else []
+
+
+def passwd_home_config_note(alias: str, *, proxied: bool = False) -> str | None:
     """The ssh config ssh(1) reads, when it names alias and the one spec-debug read does not.
     ssh(1) reads ~/.ssh/config under the passwd database's home, not $HOME (openssh-portable:
     ssh.c, main: `pw = getpwuid(getuid())`, then process_config_files reads
@@ -98,11 +232,21 @@ def passwd_home_config_note(alias: str) -> str | None:
     if homes is None:
         return None
     home, passwd_home = homes
-    theirs = os.path.join(passwd_home, ".ssh", "config")
-    if _names_host(os.path.join(home, ".ssh", "config"), alias, home) or not _names_host(theirs, alias, passwd_home):
+    ours, theirs = os.path.join(home, ".ssh", "config"), os.path.join(passwd_home, ".ssh", "config")
+    if _names_host(ours, alias, home):
         return None
-    return (f"spec-debug reads ~/.ssh/config under $HOME ({home}), which has no `Host {alias}`; ssh(1) reads {theirs}, "
-            f"under this account's home in the passwd database, which has: run with -F {theirs} (or HOME={passwd_home})")
+    if _names_host(theirs, alias, passwd_home):
+        return (f"spec-debug reads ~/.ssh/config under $HOME ({home}), which has no `Host {alias}`; ssh(1) reads {theirs}, "
+                f"under this account's home in the passwd database, which has: run with -F {theirs} (or HOME={passwd_home})")
+    # `CanonicalizeHostname yes` with CanonicalDomains there: ssh(1) looks up gpu01.lab.example
+    # for `ssh gpu01` (ssh.c, resolve_canonicalize), which resolves where gpu01 alone does not.
+    domains = _canonical_domains(theirs, alias, passwd_home, proxied=proxied)
+    if not domains or _canonical_domains(ours, alias, home, proxied=proxied):
+        return None
+    tried = ", ".join(f"{alias}.{domain}" for domain in domains)
+    return (f"spec-debug reads ~/.ssh/config under $HOME ({home}), which does not canonicalize {alias}; ssh(1) reads {theirs}, "
+            f"under this account's home in the passwd database, whose CanonicalizeHostname and CanonicalDomains make it "
+            f"look up {tried}: run with -F {theirs} (or HOME={passwd_home})")
 
 
 def passwd_home_identity_note(missing: list[str]) -> str | None:
