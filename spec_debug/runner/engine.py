@@ -9,7 +9,6 @@ valid partial record.
 from __future__ import annotations
 
 import bisect
-import difflib
 import functools
 import hashlib
 import json
@@ -32,6 +31,7 @@ from spec_debug.playbook.loader import LoadedPlaybook
 from spec_debug.playbook.models import Step, is_empty_var
 from spec_debug.playbook.none_guard import PlaybookWarning
 from spec_debug.playbook.number_text import number_given_with_unit
+from spec_debug.playbook.var_file import closest_var
 from spec_debug.playbook.var_types import typed_inventory_values
 from spec_debug.playbook.templating import (
     TemplateSite, evaluate_condition, forms_in_command, render, render_value, resolve_vars, shell_quote,
@@ -142,11 +142,11 @@ class Run:
         unknown = sorted(set(self.cli_vars) - set(self.playbook.vars))
         if unknown:
             # Most unknown vars are typos (modle=...): name the one meant, not only the list.
-            close = difflib.get_close_matches(unknown[0], list(self.playbook.vars), n=1)
+            close = closest_var(unknown[0], self.playbook.vars)
             raise PlaybookError(
                 f"--var {unknown[0]} is not a var of playbook {self.playbook.name!r}",
                 path=loaded.path,
-                hint=(f"did you mean {close[0]}? " if close else "")
+                hint=(f"did you mean {close}? " if close else "")
                 + f"its vars: {', '.join(sorted(self.playbook.vars)) or 'none'}",
             )
         for name, value in self.cli_vars.items():
