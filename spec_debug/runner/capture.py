@@ -16,6 +16,10 @@ from spec_debug.runner.output_regex import anchored_to_text_ends, compile_first_
 
 _INT = re.compile(r"^[-+]?\d+$")
 _FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
+# A bitmask as nvidia-smi prints it (`--query-gpu=clocks_throttle_reasons.active`:
+# 0x0000000000000004, NVML's nvmlClocksThrottleReasonSwPowerCap), read by `type: int` as its
+# value; `type: int` refused it, with a hint about units and thousands separators.
+_HEX_INT = re.compile(r"[-+]?0[xX][0-9a-fA-F]+")
 
 
 class WholeOutput(Protocol):
@@ -100,6 +104,8 @@ def convert(value: Any, kind: str, name: str | None = None) -> Any:
                 f"{name or 'the value'} (type: int): cannot read {_quoted(value)} as an int: a number of "
                 f"{len(value.strip().lstrip('+-'))} digits, more than the {_MAX_INT_DIGITS} Python reads one from: "
                 "capture fewer digits, or keep it as text (type: str)")
+        if kind == "int" and isinstance(value, str) and _HEX_INT.fullmatch(value.strip()):
+            return int(value.strip(), 16)
         try:
             return int(value) if kind == "int" else float(value)
         except (TypeError, ValueError):
