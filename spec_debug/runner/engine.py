@@ -744,12 +744,12 @@ class Run:
                 # --show-output goes to a terminal or a CI log, which is kept and shared too.
                 reporter.output_line(_host, _step, stream, self._clean(line))
         suffix = "" if attempt == 1 else f".attempt{attempt}"
-        stem = f"{_safe_name(host)}/{step.id}{suffix}"
+        stem = f"{step.id}{suffix}"
         watch, collect = watched_patterns(step), collected_patterns(step)
         artifact_limit = self._artifact_limit(step)
         return tuple(  # type: ignore[return-value]
             StreamCapture(
-                name, self.options.capture_limit, self.store.artifact_path(f"{stem}.{name}.log"), on_line,
+                name, self.options.capture_limit, self.store.artifact_path(_safe_name(host), _fitted(f"{stem}.{name}.log")), on_line,
                 # The spilled file is masked like run.json: it is shared with the record.
                 redactor=StreamRedactor(self._secrets) if self.options.redact else None, watch=watch, collect=collect,
                 artifact_limit=artifact_limit, spill_root=self.store.run_dir,
@@ -1411,7 +1411,9 @@ def _remove_spill(capture: StreamCapture) -> None:
 
 
 def _safe_name(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.@-]", "_", name) or "_"
+    """A host's name as its artifacts folder is named: ASCII, within NAME_MAX (an inventory
+    alias of 300 characters ended its host with "internal error: OSError: File name too long")."""
+    return _fitted(re.sub(r"[^A-Za-z0-9_.@-]", "_", name) or "_")
 
 
 def local_name(name: str) -> str:
