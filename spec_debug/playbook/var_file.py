@@ -122,6 +122,19 @@ def _value_at(value: Any, key_path: tuple[Any, ...]) -> Any:
     return value
 
 
+def closest_var(name: str, known: Any) -> str | None:
+    """The declared var an unknown name most likely means, else None: the same name in another
+    case or with `-` for `_` (`SERVER_LOG`, the shell's habit for settings, `server-log`, the
+    CLI's), else the closest spelling (`modle`). difflib compares characters as they are: the
+    ratio of SERVER_LOG to server_log is 0, and no var was suggested for it."""
+    folded = {str(var).lower().replace("-", "_"): str(var) for var in known}
+    key = name.lower().replace("-", "_")
+    if key in folded:
+        return folded[key]
+    close = difflib.get_close_matches(key, list(folded), n=1)
+    return folded[close[0]] if close else None
+
+
 def check_var_file_names(var_file: VarFile, known: dict[str, Any], playbook_name: str) -> None:
     """Refuse a var in the file that the playbook does not declare, at its line in the file
     (read_var_file has read and checked the file already: this only finds the position)."""
@@ -130,11 +143,11 @@ def check_var_file_names(var_file: VarFile, known: dict[str, Any], playbook_name
     if not unknown:
         return
     line, column = load_positioned(var_file.text, str(path), kind="var file").position((unknown[0], "<key>")) or (None, None)
-    close = difflib.get_close_matches(unknown[0], list(known), n=1)
+    close = closest_var(str(unknown[0]), known)
     raise PlaybookError(
         f"{unknown[0]} is not a var of playbook {playbook_name!r}",
         path=str(path), line=line, column=column, key_path=unknown[0],
-        hint=(f"did you mean {close[0]}? " if close else "")
+        hint=(f"did you mean {close}? " if close else "")
         + f"its vars: {', '.join(sorted(known)) or 'none'} (remove the line, or use a var file made for this playbook)",
     )
 

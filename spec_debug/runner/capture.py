@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from typing import Any, Protocol
 
 from spec_debug.playbook.json_path import json_path_parts
@@ -15,6 +16,10 @@ from spec_debug.runner.output_regex import anchored_to_text_ends, compile_first_
 
 _INT = re.compile(r"^[-+]?\d+$")
 _FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
+# A bitmask as nvidia-smi prints it (`--query-gpu=clocks_throttle_reasons.active`:
+# 0x0000000000000004, NVML's nvmlClocksThrottleReasonSwPowerCap), read by `type: int` as its
+# value; `type: int` refused it, with a hint about units and thousands separators.
+_HEX_INT = re.compile(r"[-+]?0[xX][0-9a-fA-F]+")
 
 
 class WholeOutput(Protocol):
@@ -26,6 +31,28 @@ class WholeOutput(Protocol):
 
     def every(self, source: str, pattern: re.Pattern[str]) -> list[Any] | None:
         """Every match in order; None when there were too many to keep."""
+
+
+# Python (3.11; 3.10.7 and later) reads no int from more digits than this (CVE-2020-10735):
+# int() and json.loads raised "Exceeds the limit (4300 digits) ...; use
+# sys.set_int_max_str_digits() to increase the limit", which failed the step's captures with
+# advice no playbook can follow, and a json: capture lost the value it asked for to a number
+# elsewhere in the document.
+_MAX_INT_DIGITS = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
+
+
+def _too_many_digits(text: str) -> bool:
+    """Whether `text`, an integer's digits (a sign, spaces around), is past what Python reads."""
+    return bool(_MAX_INT_DIGITS) and len(text.strip().lstrip("+-")) > _MAX_INT_DIGITS
+
+
+def _json_int(digits: str) -> int | str:
+    """A JSON integer as json reads it, or its digits' text where there are too many to read."""
+    return digits if _too_many_digits(digits) else int(digits)
+
+
+# Only where the plain read failed: json's C scanner is slower with any parse_int but int.
+_LONG_INT_DECODER = json.JSONDecoder(parse_int=_json_int)
 
 
 class CaptureError(ValueError):
@@ -72,6 +99,13 @@ def convert(value: Any, kind: str, name: str | None = None) -> Any:
         if kind == "int" and isinstance(value, float) and not value.is_integer():
             raise CaptureError(f"{name or 'the value'} (type: int): {value!r} is not a whole number: use type: float "
                                "(or leave type out)")
+        if kind == "int" and isinstance(value, str) and _INT.match(value.strip()) and _too_many_digits(value):
+            raise CaptureError(
+                f"{name or 'the value'} (type: int): cannot read {_quoted(value)} as an int: a number of "
+                f"{len(value.strip().lstrip('+-'))} digits, more than the {_MAX_INT_DIGITS} Python reads one from: "
+                "capture fewer digits, or keep it as text (type: str)")
+        if kind == "int" and isinstance(value, str) and _HEX_INT.fullmatch(value.strip()):
+            return int(value.strip(), 16)
         try:
             return int(value) if kind == "int" else float(value)
         except (TypeError, ValueError):
@@ -97,7 +131,7 @@ def convert(value: Any, kind: str, name: str | None = None) -> Any:
     if isinstance(value, str):
         stripped = value.strip()
         if _INT.match(stripped):
-            return int(stripped)
+            return value if _too_many_digits(stripped) else int(stripped)
         if _FLOAT.match(stripped):
             return float(stripped)
     return value
@@ -132,13 +166,21 @@ def parse_json_output(text: str) -> Any:
     """The whole output as JSON, else the last JSON document on lines of its own: tools print
     banners first ("Loading model ..."), and scripts print their result with indent=2 (one
     document over many lines), often with a closing line after it ("done in 3.2 s")."""
+    decoder = json.JSONDecoder()
     try:
         return json.loads(text)
     except json.JSONDecodeError:
         pass
     except RecursionError:
         raise _json_too_deep() from None
-    decoder = json.JSONDecoder()
+    except ValueError:  # an integer of more digits than Python reads (_MAX_INT_DIGITS)
+        decoder = _LONG_INT_DECODER
+        try:
+            return decoder.decode(text)
+        except json.JSONDecodeError:
+            pass
+        except RecursionError:
+            raise _json_too_deep() from None
     found: list[Any] = []
     failed, position = 0, 0
     # Text cut by the capture limit keeps a document's head and tail: an object nested in the
@@ -152,7 +194,13 @@ def parse_json_output(text: str) -> Any:
             position = start.end()
             continue
         try:
-            value, end = decoder.raw_decode(text, start.end() - 1)
+            try:
+                value, end = decoder.raw_decode(text, start.end() - 1)
+            except json.JSONDecodeError:
+                raise
+            except ValueError:  # an integer of more digits than Python reads (_MAX_INT_DIGITS)
+                decoder = _LONG_INT_DECODER
+                value, end = decoder.raw_decode(text, start.end() - 1)
         except json.JSONDecodeError:
             value, end = None, -1
         except RecursionError:

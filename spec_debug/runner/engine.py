@@ -9,7 +9,6 @@ valid partial record.
 from __future__ import annotations
 
 import bisect
-import difflib
 import functools
 import hashlib
 import json
@@ -32,6 +31,7 @@ from spec_debug.playbook.loader import LoadedPlaybook
 from spec_debug.playbook.models import Step, is_empty_var
 from spec_debug.playbook.none_guard import PlaybookWarning
 from spec_debug.playbook.number_text import number_given_with_unit
+from spec_debug.playbook.var_file import closest_var
 from spec_debug.playbook.var_types import typed_inventory_values
 from spec_debug.playbook.templating import (
     TemplateSite, evaluate_condition, forms_in_command, render, render_value, resolve_vars, shell_quote,
@@ -142,11 +142,11 @@ class Run:
         unknown = sorted(set(self.cli_vars) - set(self.playbook.vars))
         if unknown:
             # Most unknown vars are typos (modle=...): name the one meant, not only the list.
-            close = difflib.get_close_matches(unknown[0], list(self.playbook.vars), n=1)
+            close = closest_var(unknown[0], self.playbook.vars)
             raise PlaybookError(
                 f"--var {unknown[0]} is not a var of playbook {self.playbook.name!r}",
                 path=loaded.path,
-                hint=(f"did you mean {close[0]}? " if close else "")
+                hint=(f"did you mean {close}? " if close else "")
                 + f"its vars: {', '.join(sorted(self.playbook.vars)) or 'none'}",
             )
         for name, value in self.cli_vars.items():
@@ -744,12 +744,12 @@ class Run:
                 # --show-output goes to a terminal or a CI log, which is kept and shared too.
                 reporter.output_line(_host, _step, stream, self._clean(line))
         suffix = "" if attempt == 1 else f".attempt{attempt}"
-        stem = f"{_safe_name(host)}/{step.id}{suffix}"
+        stem = f"{step.id}{suffix}"
         watch, collect = watched_patterns(step), collected_patterns(step)
         artifact_limit = self._artifact_limit(step)
         return tuple(  # type: ignore[return-value]
             StreamCapture(
-                name, self.options.capture_limit, self.store.artifact_path(f"{stem}.{name}.log"), on_line,
+                name, self.options.capture_limit, self.store.artifact_path(_safe_name(host), _fitted(f"{stem}.{name}.log")), on_line,
                 # The spilled file is masked like run.json: it is shared with the record.
                 redactor=StreamRedactor(self._secrets) if self.options.redact else None, watch=watch, collect=collect,
                 artifact_limit=artifact_limit, spill_root=self.store.run_dir,
@@ -1411,7 +1411,9 @@ def _remove_spill(capture: StreamCapture) -> None:
 
 
 def _safe_name(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.@-]", "_", name) or "_"
+    """A host's name as its artifacts folder is named: ASCII, within NAME_MAX (an inventory
+    alias of 300 characters ended its host with "internal error: OSError: File name too long")."""
+    return _fitted(re.sub(r"[^A-Za-z0-9_.@-]", "_", name) or "_")
 
 
 def local_name(name: str) -> str:

@@ -346,10 +346,26 @@ def wrap_command(
         f"{level}{exports}{assign}"
         'if [ -n "${BASH_VERSION:-}" ]; then '
         "printf '\\037spec-debug-pid=%s\\n' \"$$\"; printf '\\037spec-debug-stderr=\\n' >&2 || :; "
-        f'{late}eval "$__spec_debug_cmd" </dev/null; '
+        f'{late}{_QUIET_LOGIN_EXIT_TRAP}eval "$__spec_debug_cmd" </dev/null; '
         "else printf '\\037spec-debug-pid0=%s\\n' \"$$\" >&2 || :; s=/bin/sh; command -v bash >/dev/null 2>&1 && s=bash; "
         f"{run_new}fi"
     )
+
+
+# An EXIT trap the login's rc files set (`trap 'echo bye' EXIT` in a ~/.bashrc with no
+# interactive guard) ran as the login bash that evals the step exited, and printed into the
+# step's stdout and stderr, after its output. What the rc files print before the step is the
+# login's and dropped (_PID_MARKER, _STDERR_MARKER); their trap is set again to run as written
+# with its output dropped as well: it still runs (an agent it kills, a history it saves), and a
+# trap the step sets for itself replaces it and prints as before (bash(1), SHELL BUILTIN
+# COMMANDS, trap: `trap -p` prints `trap -- 'BODY' EXIT`, in a form the shell reads back).
+# Through eval, which starts with the $? the trap got (`rc=$?; cleanup; exit $rc` keeps the
+# step's exit code) and takes an empty or comment-only body (`{ }` is a syntax error). No
+# positional parameter is touched: the step sees none, as in `bash -c STEP`.
+_QUIET_LOGIN_EXIT_TRAP = (
+    '__spec_debug_t=$(trap -p EXIT); if [ -n "$__spec_debug_t" ]; then __spec_debug_t=${__spec_debug_t#trap -- }; '
+    'eval "__spec_debug_t=${__spec_debug_t% EXIT}"; trap -- \'eval "$__spec_debug_t" >/dev/null 2>&1\' EXIT; fi; '
+)
 
 
 def _exports(env: dict[str, str] | None) -> str:
