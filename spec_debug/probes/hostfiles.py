@@ -269,8 +269,9 @@ def engine_weights_refusal(draft: Path | str | None, error: Any = None) -> dict[
     empty file: the configs step's other SD710, from the same list_weights), the message and
     hint the drafter's `error` gave for it; with "denied_weight_files" (and "folder") where
     the probe's user may not open one (permission denied: the configs step's SD710 warning);
-    None otherwise (a run folder above the draft keeps
-    the drafter's own error)."""
+    with "missing_shards" where the drafter stopped at a shard the folder's index
+    names that is not here; None otherwise (a run folder above the draft keeps the drafter's
+    own error)."""
     if draft is None:
         return None
     folder = Path(draft)
@@ -285,6 +286,12 @@ def engine_weights_refusal(draft: Path | str | None, error: Any = None) -> dict[
         listing = list_weights(folder)
     except OSError:
         return None
+    if listing.missing_shards and error is not None and _names_a_file(error, listing.missing_shards):
+        # a shard the index names is not here (a copy or download that lost one): vLLM loads
+        # the shards that are, then stops ("Following weights were not initialized from
+        # checkpoint", model_loader/default_loader.py); it was a step that could not run (SD003)
+        return {"message": str(getattr(error, "message", None) or error),
+                "hint": getattr(error, "hint", None), "missing_shards": listing.missing_shards}
     unreadable = listing.unreadable_weight_files
     if not unreadable and listing.denied and error is not None and not _names_a_file(error, listing.denied):
         # the drafter stopped at something else before the file it may not open (a config
