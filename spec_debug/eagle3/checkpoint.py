@@ -29,7 +29,7 @@ from spec_debug.eagle3.config import (
     CheckpointError, DraftConfig, TargetConfig, load_draft_config, load_target_config,
 )
 from spec_debug.eagle3.vocab import configured_draft_vocab
-from spec_debug.probes.hostfiles import described_size, header_problem
+from spec_debug.probes.hostfiles import HeaderJSONError, described_size, header_problem, load_header_json
 
 if TYPE_CHECKING:  # torch is only needed when tensors are read
     import torch
@@ -70,10 +70,14 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
                 _refuse_torch_save(path, head)  # only here: 0x80 0x02 also opens a real header
                 raise CheckpointError(f"{path}: not a safetensors file, or truncated (header "
                                       f"length {length}, file {size} bytes)")
-            header = json.loads(handle.read(length))
+            header = load_header_json(handle.read(length))
     except CheckpointError:
         raise
-    except (OSError, struct.error, json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except HeaderJSONError as exc:  # JSON safetensors' reader refuses and Python's json takes
+        if not exc.rewritten:
+            raise CheckpointError(f"{path}: cannot read safetensors header ({exc})") from None
+        raise CheckpointError(f"{path}: {exc}; {_REFUSED}") from None
+    except (OSError, struct.error) as exc:
         raise CheckpointError(f"{path}: cannot read safetensors header ({exc})") from None
     if not isinstance(header, dict):
         raise CheckpointError(f"{path}: safetensors header is not a JSON object")

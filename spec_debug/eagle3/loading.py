@@ -1020,7 +1020,11 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
     if missing:
         qk_norms = all(name.endswith(("q_norm.weight", "k_norm.weight")) for name in missing)
         misplaced = index_misplaces(Path(checkpoint.path), missing)
-        raise CheckpointError(f"{checkpoint.path}: missing tensors: {', '.join(missing[:8])}"
+        # a Qwen3 decoder config over a Llama decoder's weights is the config not describing
+        # them, which the configs step says (SD704, model_type): the steps that load the draft
+        # say they did not run because of it, not one more "step could not run" (SD003)
+        refusal = ConfigMisfitError if qk_norms and cfg.model_type == "qwen3" else CheckpointError
+        raise refusal(f"{checkpoint.path}: missing tensors: {', '.join(missing[:8])}"
                               + (" ..." if len(missing) > 8 else "") + misplaced,
                               # only a Qwen3 decoder has them (transformers modeling_qwen3.py)
                               hint=(f"the config's decoder model_type is {cfg.model_type!r} but the weights are "

@@ -269,8 +269,9 @@ def engine_weights_refusal(draft: Path | str | None, error: Any = None) -> dict[
     empty file: the configs step's other SD710, from the same list_weights), the message and
     hint the drafter's `error` gave for it; with "denied_weight_files" (and "folder") where
     the probe's user may not open one (permission denied: the configs step's SD710 warning);
-    None otherwise (a run folder above the draft keeps
-    the drafter's own error)."""
+    with "missing_shards" where the drafter stopped at a shard the folder's index
+    names that is not here; None otherwise (a run folder above the draft keeps the drafter's
+    own error)."""
     if draft is None:
         return None
     folder = Path(draft)
@@ -285,6 +286,12 @@ def engine_weights_refusal(draft: Path | str | None, error: Any = None) -> dict[
         listing = list_weights(folder)
     except OSError:
         return None
+    if listing.missing_shards and error is not None and _names_a_file(error, listing.missing_shards):
+        # a shard the index names is not here (a copy or download that lost one): vLLM loads
+        # the shards that are, then stops ("Following weights were not initialized from
+        # checkpoint", model_loader/default_loader.py); it was a step that could not run (SD003)
+        return {"message": str(getattr(error, "message", None) or error),
+                "hint": getattr(error, "hint", None), "missing_shards": listing.missing_shards}
     unreadable = listing.unreadable_weight_files
     if not unreadable and listing.denied and error is not None and not _names_a_file(error, listing.denied):
         # the drafter stopped at something else before the file it may not open (a config
@@ -331,6 +338,109 @@ def folder_with_damaged_config(name: str | None) -> Path | None:
         return None
 
 
+class HeaderJSONError(ValueError):
+    """A safetensors header whose JSON safetensors' reader refuses; the message says what,
+    with no file name (the callers put theirs before it). `rewritten`: JSON that Python's json
+    reads (or bytes after the object), as another tool writes a header it rewrote; otherwise
+    no JSON at all (a file of zeros, a header cut or overwritten), said as before."""
+
+    def __init__(self, message: str, rewritten: bool = True):
+        super().__init__(message)
+        self.rewritten = rewritten
+
+
+# The fields safetensors reads from a tensor's entry (safetensors/src/tensor.rs TensorInfo, a
+# serde struct: a second `dtype` is "duplicate field `dtype`"), and the key its header struct
+# reads __metadata__ from (HashMetadata, flattened beside the tensors: the same error)
+_ENTRY_FIELDS = frozenset(("dtype", "shape", "data_offsets"))
+
+
+class _Duplicated(dict):
+    """A JSON object in which a key came more than once (the last value kept, as json does)."""
+    duplicated: set[str]
+
+
+def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    made = dict(pairs)
+    if len(made) == len(pairs):
+        return made
+    seen: set[str] = set()
+    marked = _Duplicated(made)
+    marked.duplicated = set()
+    for key, _ in pairs:
+        (marked.duplicated if key in seen else seen).add(key)
+    return marked
+
+
+def _no_constant(name: str) -> Any:
+    raise HeaderJSONError(f"the safetensors header holds {name}, which JSON does not allow "
+                          f"(Python's json.dumps writes it for a float {'nan' if name == 'NaN' else 'inf'})")
+
+
+def load_header_json(raw: bytes) -> Any:
+    """The JSON of a safetensors header (the `length` bytes after its 8-byte length), read as
+    safetensors reads it: UTF-8 (std::str::from_utf8), then serde_json, which Python's json
+    is laxer than. json.loads(bytes) takes a UTF-8 byte-order mark and UTF-16 text, NaN and
+    Infinity, a field of a tensor's entry (or __metadata__) given twice, and a lone surrogate
+    escape ("\\ud800"), each of which safetensors 0.8.0's safe_open refuses ("invalid JSON in
+    header: expected value at line 1 column 1", "duplicate field `dtype`", "invalid UTF-8 in
+    header", "unexpected end of hex escape"), so vLLM and SGLang load no tensor of the file:
+    those files were listed as loadable. HeaderJSONError says what is wrong. Taken as
+    safetensors takes them: spaces, tabs and newlines around the object (its writer pads with
+    spaces), a tensor named twice and a __metadata__ key given twice (the last one counts), and
+    unknown fields in an entry."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raise HeaderJSONError("the safetensors header begins with a UTF-8 byte-order mark (ef bb "
+                              "bf), which an editor or tool that rewrote it added")
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or raw[:2] in (b"{\x00", b"\x00{"):
+        raise HeaderJSONError("the safetensors header is UTF-16 text, not UTF-8, as a tool that "
+                              "rewrote it writes (Windows PowerShell's Out-File)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise HeaderJSONError(f"the safetensors header is not UTF-8 text ({exc.reason} at byte "
+                              f"{exc.start})", rewritten=False) from None
+    decoder = json.JSONDecoder(object_pairs_hook=_object_pairs, parse_constant=_no_constant)
+    start = len(text) - len(text.lstrip(" \t\n\r"))
+    try:
+        header, end = decoder.raw_decode(text, start)
+    except json.JSONDecodeError as exc:
+        raise HeaderJSONError(f"{exc.msg}: line {exc.lineno} column {exc.colno} (char {exc.pos})",
+                              rewritten=False) from None
+    except RecursionError:  # serde_json stops at 128 levels: no header nests past 3
+        raise HeaderJSONError("JSON nested too deeply to read", rewritten=False) from None
+    rest = text[end:]
+    if rest.strip(" \t\n\r"):
+        shown = rest.encode("utf-8")[:8].hex(" ")
+        raise HeaderJSONError(f"the safetensors header has {len(rest.encode('utf-8'))} byte(s) "
+                              f"after its JSON object inside its length ({shown}"
+                              f"{' ...' if len(rest.encode('utf-8')) > 8 else ''}): safetensors' "
+                              "writer pads a header with spaces only, another writer padded it "
+                              "with other bytes")
+    if isinstance(header, dict):
+        _refuse_duplicated(header)
+    if "\\u" in text:  # a lone surrogate escape: serde_json refuses it, json keeps it
+        try:
+            json.dumps(header, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise HeaderJSONError("the safetensors header holds a lone surrogate escape (\\ud800 "
+                                  "to \\udfff with no pair)") from None
+    return header
+
+
+def _refuse_duplicated(header: dict[str, Any]) -> None:
+    twice = getattr(header, "duplicated", set()) & {"__metadata__"}
+    if twice:
+        raise HeaderJSONError("the safetensors header gives __metadata__ twice (safetensors: "
+                              "\"duplicate field `__metadata__`\")")
+    for name, info in header.items():
+        twice = getattr(info, "duplicated", set()) & _ENTRY_FIELDS if name != "__metadata__" else set()
+        if twice:
+            field_ = sorted(twice)[0]
+            raise HeaderJSONError(f"the safetensors header gives {field_!r} twice in entry {name!r} "
+                                  f"(safetensors: \"duplicate field `{field_}`\")")
+
+
 def safetensors_header(path: Path) -> dict[str, Any]:
     """The tensors a safetensors file's header describes; ValueError where safetensors'
     safe_open, which vLLM and SGLang load every weight file with, refuses the file over it:
@@ -343,16 +453,23 @@ def safetensors_header(path: Path) -> dict[str, Any]:
         (length,) = struct.unpack("<Q", handle.read(8))
         if length > 100_000_000:
             raise ValueError(f"{path}: not a safetensors file")
-        header = json.loads(handle.read(length))
+        raw = handle.read(length)
         size = os.fstat(handle.fileno()).st_size
+    if len(raw) < length:  # cut short inside its header: no JSON to judge
+        raise ValueError(f"{path}: cut short inside its safetensors header")
+    try:
+        header = load_header_json(raw)
+    except HeaderJSONError as exc:
+        if not exc.rewritten:  # no JSON: said as a header that cannot be read
+            raise
+        raise RefusedHeader(f"{path.name}: {exc}; {_REFUSED_FILE}") from None
     if not isinstance(header, dict):
         # JSON, but not a safetensors header (a renamed file of another format)
         raise ValueError(f"{path}: not a safetensors file (its header is no JSON object)")
     # safetensors refuses the whole file over one entry: none of its tensors is loadable
     problem = header_problem(header)
     if problem:
-        raise RefusedHeader(f"{path.name}: {problem}; safetensors refuses the whole file over it "
-                            "(a header edited by hand or written by another writer)")
+        raise RefusedHeader(f"{path.name}: {problem}; {_REFUSED_FILE}")
     header.pop("__metadata__", None)
     described = described_size(length, header)
     if described > size:
@@ -363,6 +480,9 @@ def safetensors_header(path: Path) -> dict[str, Any]:
                             f"describes ({size} bytes, the header describes {described}), which "
                             "safetensors refuses: a copy written over a longer file, or appended to")
     return header
+
+
+_REFUSED_FILE = "safetensors refuses the whole file over it (a header edited by hand or written by another writer)"
 
 
 class RefusedHeader(ValueError):

@@ -87,6 +87,8 @@ def no_engine_weights_finding(refused: Any, at: Any) -> list[Finding]:
     hint = refused.get("hint")
     if refused.get("denied_weight_files"):  # a file the probe's user may not open
         return denied_weight_files_finding(refused["denied_weight_files"], refused.get("folder"), at)
+    if refused.get("missing_shards"):  # a shard the draft's index names is not here
+        return missing_shards_finding(refused["missing_shards"], at, said=str(refused["message"]))
     if refused.get("unreadable_weight_files"):  # a probe's refusal of a file it cannot read
         return unreadable_weight_files_finding(refused["unreadable_weight_files"], at,
                                                said=str(refused["message"]), hint=hint)
@@ -126,6 +128,27 @@ def denied_weight_files_finding(denied: Any, folder: Any, at: Any) -> list[Findi
     return [at.finding("SD710", [evidence], {"denied_weight_files": denied}, severity="warning",
                        title="A draft weight file the probe's user may not read",
                        remediation=remediation)]
+
+
+def missing_shards_finding(missing: Any, at: Any, said: str) -> list[Finding]:
+    """SD710 for a draft whose model.safetensors.index.json names a shard that is not there (a
+    copy or download that lost one): vLLM loads the shards that are there and stops, since
+    the draft's parameters in the lost one were never loaded ("Following weights were not
+    initialized from checkpoint: {...}": model_loader/default_loader.py's check after
+    load_weights, for an unquantized model); the drafter stops at the index. The vocab, eval
+    and layout steps said it as a step that could not run (SD003, a warning), and the
+    configs step only that it compared no shapes (SD004): the run PASSED over a draft vLLM
+    does not start with."""
+    if not missing:
+        return []
+    evidence = (f"{said}: vLLM loads the shards that are here and stops (\"Following weights were not "
+                f"initialized from checkpoint\"); the draft's tensors in {'it' if len(missing) == 1 else 'them'} "
+                "were not read")
+    return [at.finding("SD710", [evidence], {"missing_shards": [str(name) for name in missing]},
+                       title="A shard the draft's weight index names is not there",
+                       remediation=("Copy or download the missing shard(s) again (every file the "
+                                    "draft's model.safetensors.index.json names), then start the "
+                                    "server again."))]
 
 
 def unreadable_weight_files_finding(files: Any, at: Any, said: str | None = None,

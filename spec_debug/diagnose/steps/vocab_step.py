@@ -46,7 +46,9 @@ def check(ctx: Any) -> list[Finding]:
         return [mtp if mtp is not None else
                 not_checked(ctx, vocab["skipped"], "--var draft_model=DIR --var target_model=DIR")]
     if vocab.get("no_engine_weights"):
-        return [no_engine_weights_line(ctx, vocab["no_engine_weights"], "vocabulary maps not checked")]
+        # recorded: an SD710 error here is said once, the steps after it say they did not run
+        return record(ctx.facts, NS, [no_engine_weights_line(ctx, vocab["no_engine_weights"],
+                                                             "vocabulary maps not checked")])
     report = vocab.get("report") or {}
     findings = _unsaid(check_vocab_report(report, where(ctx)), ctx.host_facts)
     # `drafter vocab` and `drafter eval` say it in a note (the engines serve the draft; the t2d
