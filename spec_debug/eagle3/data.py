@@ -76,6 +76,10 @@ class Sample:
     # the largest id the ids' stored integer type holds, when narrower than 32 bits (uint16:
     # 65535); None otherwise. check_sample refuses such ids for a larger target vocabulary
     ids_ceiling: int | None = None
+    # hidden_states already in scale (a dequantized copy of an FP8 dump) with
+    # hidden_states_scales kept beside them: read as they are here (_payload_needs_scales),
+    # scaled again by hs_connectors' fp8 training backend
+    scales_kept: bool = False
 
     @property
     def length(self) -> int:
@@ -647,7 +651,8 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
     sample = Sample(path.name, _exact_ids(path, token_key, token_ids), chosen, wanted,
                     final_state, _mask_bool(path, loss_mask), layer_ids, S,
                     loss_mask_given=given, chunk_size=chunk_size,
-                    ids_ceiling=_ids_ceiling(token_ids))
+                    ids_ceiling=_ids_ceiling(token_ids),
+                    scales_kept=_FP8_SCALES in keys and not dequantized)
     if kept is not None:
         sample = replace(sample, token_ids=sample.token_ids[kept], slots=chosen[kept],
                          final=None if final_state is None else final_state[kept],

@@ -106,6 +106,10 @@ class Counts:
         self.unmasked_names: list[str] = []
         self.padded_samples = 0  # samples read without the pad rows their attention_mask marked
         self.padding_rows = 0
+        # samples in scale with hidden_states_scales kept beside them (data.Sample.scales_kept),
+        # and the first few names
+        self.scales_kept = 0
+        self.scales_kept_names: list[str] = []
         # the every-position rerun's rows left out: zero in every slot at a sample's tail
         # (data.every_position_mask), counted from SampleTargets' ints (no device tensor)
         self.tail_padded = 0
@@ -434,6 +438,10 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     counts.lost_layer_slots.update(found.lost_slots)
     if found.id_agreement is not None:
         counts.id_agreement += found.id_agreement
+    if sample.scales_kept:  # rare: a dequantized copy of an FP8 dump
+        counts.scales_kept += 1
+        if len(counts.scales_kept_names) < 3:
+            counts.scales_kept_names.append(sample.name)
     counts.padded_samples += sample.padding > 0
     counts.padding_rows += sample.padding
     counts.samples += 1
@@ -584,6 +592,25 @@ def _few_deep_rows_note(totals: list[int], tokens: int, samples: int = 0) -> lis
             "depth"]
 
 
+def _scales_kept_note(kept: int, samples: int, names: list[str]) -> list[str]:
+    """Samples whose hidden_states are already in scale (a bfloat16 copy dequantized with
+    hs_connectors.fp8_utils.dequantize_fp8_tensor) with hidden_states_scales kept beside
+    them: scored as they are (data._payload_needs_scales), but training reads them otherwise.
+    hs_connectors' fp8 backend (transfer.py FP8Transfer._dequantize, 0.9.0) multiplies the
+    states by the scales whenever the key is there, whatever their dtype, so a draft trained
+    on these files saw every state shrunk by its token's amax / 448: an evaluation here
+    cannot show it, and a draft that scores badly against them may be that training's."""
+    if not kept:
+        return []
+    first = ", ".join(names) + (", ..." if kept > len(names) else "")
+    return [f"{kept} of {samples} samples hold hidden_states already in scale with "
+            f"hidden_states_scales kept beside them ({first}): scored as they are, but "
+            "speculators' training through the hs_connectors fp8 backend multiplies them by "
+            "the scales again (FP8Transfer._dequantize does whenever the scales are there), "
+            "each state shrunk by its token's amax / 448; drop hidden_states_scales from these "
+            "files, or train with the file backend"]
+
+
 def _padding_note(padded: int, rows: int, samples: int) -> list[str]:
     """Samples saved from a padded batch (data._unpadded_rows cut their pad rows off)."""
     if not padded:
@@ -721,6 +748,7 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
         + _few_rows_note(int(scored), counts.tokens, counts.masked_samples, counts.samples)
         + _few_deep_rows_note([int(t) for t in counts.full_total.tolist()], counts.tokens,
                               counts.samples)
+        + _scales_kept_note(counts.scales_kept, counts.samples, counts.scales_kept_names)
         + _padding_note(counts.padded_samples, counts.padding_rows, counts.samples)
         + _tail_padding_note(counts.tail_padded, counts.tail_padding_rows, counts.samples)
         + _inner_gap_note(counts.inner_gapped, counts.inner_gap_rows, counts.samples)
