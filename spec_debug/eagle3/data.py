@@ -894,6 +894,24 @@ def _torch_load(path: Path) -> Any:
         return torch.load(path, map_location="cpu", weights_only=True)
 
 
+def _detached(record: dict) -> dict:
+    """The record with its tensors (and lists of them: speculators v1's hidden_states) cut
+    from autograd. States captured by a forward hook outside torch.no_grad() and saved
+    without .detach() keep requires_grad=True through torch.save; read as they are, every
+    float() of them printed torch's "Converting a tensor with requires_grad=True to a scalar
+    may lead to unexpected behavior" warning into the report, and each op on them built a
+    graph never used. One pass over the record's values, per file."""
+    def cut(value: Any) -> Any:
+        if isinstance(value, Tensor):
+            return value.detach() if value.requires_grad else value
+        if isinstance(value, (list, tuple)) and any(
+                isinstance(v, Tensor) and v.requires_grad for v in value):
+            return type(value)(cut(v) for v in value)
+        return value
+
+    return {key: cut(value) for key, value in record.items()}
+
+
 def _load_torch_records(path: Path) -> list[dict]:
     """The sample dicts of a torch-saved file: one dict, or TensorRT-LLM's list of them."""
     try:
@@ -930,11 +948,11 @@ def _load_torch_records(path: Path) -> list[dict]:
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DataError(f"{path}: cannot read ({text})") from None
     if isinstance(data, dict):
-        return [data]
+        return [_detached(data)]
     if isinstance(data, (list, tuple)) and data and all(isinstance(r, dict) for r in data):
         # TensorRT-LLM's SaveState decoding saves its requests in batches of write_interval
         # (save_hidden_state.py _write_to_file: torch.save(self._saved_state, ...))
-        return list(data)
+        return [_detached(record) for record in data]
     what = type(data).__name__
     if isinstance(data, (list, tuple)):
         what += f" of {len(data)}"
