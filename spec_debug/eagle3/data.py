@@ -41,6 +41,7 @@ import io
 import json
 import os
 import re
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
@@ -894,18 +895,35 @@ def _torch_load(path: Path) -> Any:
         return torch.load(path, map_location="cpu", weights_only=True)
 
 
-def _detached(record: dict) -> dict:
+def _dtensors(path: Path) -> DataError:
+    """States a hook took from an FSDP2 / tensor-parallel model are DTensors: each rank's file
+    holds its shard and a device mesh, not the sample. Refused whether torch could load them
+    (torch.distributed.tensor imported in this process: they reached the draft's fc as
+    "unexpected RuntimeError: aten.mm.default got mixed torch.Tensor and DTensor") or not (torch
+    2.6+ refuses them unimported: "it pickles other objects", with a numpy hint)."""
+    return DataError(f"{path}: its tensors are DTensors (torch.distributed.tensor: states of a "
+                     "sharded FSDP2 or tensor-parallel model saved as they were), which hold "
+                     "one rank's shard and its device mesh, not the sample",
+                     hint="save plain tensors: .full_tensor() of each (a collective: on every "
+                          "rank, then save from one) before torch.save")
+
+
+def _detached(record: dict, path: Path) -> dict:
     """The record with its tensors (and lists of them: speculators v1's hidden_states) cut
     from autograd. States captured by a forward hook outside torch.no_grad() and saved
     without .detach() keep requires_grad=True through torch.save; read as they are, every
     float() of them printed torch's "Converting a tensor with requires_grad=True to a scalar
     may lead to unexpected behavior" warning into the report, and each op on them built a
-    graph never used. One pass over the record's values, per file."""
+    graph never used. DTensors are refused (_dtensors). One pass over the record's values,
+    per file."""
+    dtensor = getattr(sys.modules.get("torch.distributed.tensor"), "DTensor", None)
+
     def cut(value: Any) -> Any:
         if isinstance(value, Tensor):
+            if dtensor is not None and isinstance(value, dtensor):
+                raise _dtensors(path)
             return value.detach() if value.requires_grad else value
-        if isinstance(value, (list, tuple)) and any(
-                isinstance(v, Tensor) and v.requires_grad for v in value):
+        if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
             return type(value)(cut(v) for v in value)
         return value
 
@@ -933,6 +951,13 @@ def _load_torch_records(path: Path) -> list[dict]:
             raise DataError(f"{path}: JSON, not a hidden-state sample (e.g. SGLang's "
                             "--enable-return-hidden-states output, meta_info.hidden_states)",
                             hint=_SAMPLE_FORMATS) from None
+        if "DTensor" in str(exc):
+            # torch 2.6+: "``torch.distributed.tensor`` must be imported to load DTensors";
+            # earlier ones refuse the global torch.distributed._tensor.api.DTensor. States a hook
+            # took from an FSDP2 / tensor-parallel model are DTensors: each rank's file holds
+            # its shard and a device mesh, not the sample (and loading one needs that mesh's
+            # process groups), so it was said as "it pickles other objects" with a numpy hint
+            raise _dtensors(path) from None
         # torch names the refused global "Unsupported global: GLOBAL x.y" (a class not on its
         # allowlist) or "unsupported GLOBAL x.y whose module x is blocked" (os.system pickled
         # by a __reduce__: posix.system); either way the name says what the file would run
@@ -948,11 +973,11 @@ def _load_torch_records(path: Path) -> list[dict]:
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DataError(f"{path}: cannot read ({text})") from None
     if isinstance(data, dict):
-        return [_detached(data)]
+        return [_detached(data, path)]
     if isinstance(data, (list, tuple)) and data and all(isinstance(r, dict) for r in data):
         # TensorRT-LLM's SaveState decoding saves its requests in batches of write_interval
         # (save_hidden_state.py _write_to_file: torch.save(self._saved_state, ...))
-        return [_detached(record) for record in data]
+        return [_detached(record, path) for record in data]
     what = type(data).__name__
     if isinstance(data, (list, tuple)):
         what += f" of {len(data)}"
