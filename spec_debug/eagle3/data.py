@@ -914,20 +914,39 @@ def _detached(record: dict, path: Path) -> dict:
     without .detach() keep requires_grad=True through torch.save; read as they are, every
     float() of them printed torch's "Converting a tensor with requires_grad=True to a scalar
     may lead to unexpected behavior" warning into the report, and each op on them built a
-    graph never used. DTensors are refused (_dtensors). One pass over the record's values,
-    per file."""
+    graph never used. DTensors are refused (_dtensors), and tensors that hold no values to
+    read as they are (_unreadable_tensor). One pass over the record's values, per file."""
     dtensor = getattr(sys.modules.get("torch.distributed.tensor"), "DTensor", None)
 
-    def cut(value: Any) -> Any:
+    def cut(value: Any, key: str) -> Any:
         if isinstance(value, Tensor):
             if dtensor is not None and isinstance(value, dtensor):
                 raise _dtensors(path)
+            if value.is_meta or value.layout != torch.strided:
+                raise _unreadable_tensor(path, key, value)
             return value.detach() if value.requires_grad else value
         if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
-            return type(value)(cut(v) for v in value)
+            return type(value)(cut(v, key) for v in value)
         return value
 
-    return {key: cut(value) for key, value in record.items()}
+    return {key: cut(value, key) for key, value in record.items()}
+
+
+def _unreadable_tensor(path: Path, key: str, value: Tensor) -> DataError:
+    """A meta tensor is a shape with no values: the states of a target whose weights stayed on
+    the meta device (built under accelerate's init_empty_weights or `with torch.device("meta")`
+    and never loaded) save and load as such, and reading one ended in "unexpected
+    RuntimeError: Tensor.item() cannot be called on meta tensors". A sparse one (to_sparse()
+    to save room) ended in "reshape is not implemented for sparse tensors"."""
+    if value.is_meta:
+        return DataError(f"{path}: {key} is on the meta device: a shape with no values (the "
+                         "target ran with its weights on the meta device, built under "
+                         "init_empty_weights or torch.device('meta') and never loaded)",
+                         hint="dump the hidden states again from the target with its weights "
+                              "loaded")
+    layout = str(value.layout).replace("torch.", "")
+    return DataError(f"{path}: {key} is a {layout} tensor; the drafter reads dense ones",
+                     hint=f"save {key} dense (.to_dense()) with torch.save")
 
 
 def _load_torch_records(path: Path) -> list[dict]:
