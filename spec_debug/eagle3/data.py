@@ -895,6 +895,19 @@ def _torch_load(path: Path) -> Any:
         return torch.load(path, map_location="cpu", weights_only=True)
 
 
+def _torch_lacks(name: str) -> bool:
+    """Whether `name` (a global a pickle names: torch.uint16, torch._utils._rebuild_tensor_v3)
+    is under torch and missing from this torch."""
+    module, _, attribute = name.rpartition(".")
+    if module != "torch" and not module.startswith("torch."):
+        return False
+    try:
+        found = __import__(module, fromlist=[attribute])
+    except ImportError:
+        return True
+    return not hasattr(found, attribute)
+
+
 def _dtensors(path: Path) -> DataError:
     """States a hook took from an FSDP2 / tensor-parallel model are DTensors: each rank's file
     holds its shard and a device mesh, not the sample. Refused whether torch could load them
@@ -981,6 +994,16 @@ def _load_torch_records(path: Path) -> list[dict]:
         # allowlist) or "unsupported GLOBAL x.y whose module x is blocked" (os.system pickled
         # by a __reduce__: posix.system); either way the name says what the file would run
         refused = re.search(r"unsupported (?:global: )?GLOBAL ([\w.]+)", str(exc), re.IGNORECASE)
+        if refused and _torch_lacks(refused.group(1)):
+            # a dtype, storage type or rebuild function a later torch added (this torch
+            # pickles a uint16 tensor as torch._utils._rebuild_tensor_v3 and the global
+            # torch.uint16; an older one has neither): the file is tensors saved by a newer
+            # torch than this host's, not "other objects" to convert from numpy
+            raise DataError(f"{path}: it names {refused.group(1)}, which this torch "
+                            f"({torch.__version__}) does not have: the file was saved by a newer "
+                            "torch", hint="read it with a torch at least as new as the one that "
+                            "saved it (upgrade torch where the drafter runs), or save the sample "
+                            "with safetensors") from None
         if refused or "Weights only load failed" in str(exc):
             # torch's own text tells the user to load untrusted pickles with
             # weights_only=False; the sample needs plain tensors instead
