@@ -67,3 +67,18 @@ def test_a_dequantized_copy_with_its_scales_is_said_to_train_double_scaled(world
 def test_fp8_values_beside_their_scales_have_no_note(world, tmp_path, payload):
     out = drafter_json(world, _dump(world, tmp_path / "fp8", payload))
     assert out["samples"] == 3 and _kept(out) == [], out["notes"]
+
+
+def test_drafter_layout_says_it_too(world, tmp_path):
+    data = _dump(world, tmp_path / "bf16",
+                 lambda fp8, scales: dequantize_fp8_tensor(fp8, scales, dtype=torch.bfloat16))
+    out = drafter_json(world, data, "layout")
+    assert _kept(out) == [
+        "3 of 3 samples hold hidden_states already in scale with hidden_states_scales kept "
+        "beside them (hs_0.safetensors, hs_1.safetensors, hs_2.safetensors): scored as "
+        "they are, but speculators' training through the hs_connectors fp8 backend multiplies "
+        "them by the scales again (FP8Transfer._dequantize does whenever the scales are there), "
+        "each state shrunk by its token's amax / 448; drop hidden_states_scales from these "
+        "files, or train with the file backend"], out["notes"]
+    plain = drafter_json(world, _dump(world, tmp_path / "fp8", lambda fp8, scales: fp8), "layout")
+    assert _kept(plain) == [], plain["notes"]
