@@ -1635,6 +1635,11 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                         else f"{data}: no samples", hint=skipped.first_hint)
     samples, long_notes = _within_max_positions(samples, loaded.model.cfg.max_position_embeddings)
     notes += long_notes
+    # as evaluate says it: in-scale states beside their FP8 scales, scaled twice in training
+    from spec_debug.eagle3.evaluate import _scales_kept_note
+
+    kept = [s.name for s in samples if s.scales_kept]
+    notes += _scales_kept_note(len(kept), len(samples), kept[:3])
     if not any(bool(s.loss_mask[1:].any()) for s in samples):
         # as in evaluate_drafter: empty masks would score every layout 0 and rank nothing
         samples = [_every_position(s, True) for s in samples]

@@ -41,6 +41,7 @@ import io
 import json
 import os
 import re
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
@@ -76,6 +77,10 @@ class Sample:
     # the largest id the ids' stored integer type holds, when narrower than 32 bits (uint16:
     # 65535); None otherwise. check_sample refuses such ids for a larger target vocabulary
     ids_ceiling: int | None = None
+    # hidden_states already in scale (a dequantized copy of an FP8 dump) with
+    # hidden_states_scales kept beside them: read as they are here (_payload_needs_scales),
+    # scaled again by hs_connectors' fp8 training backend
+    scales_kept: bool = False
 
     @property
     def length(self) -> int:
@@ -647,7 +652,8 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
     sample = Sample(path.name, _exact_ids(path, token_key, token_ids), chosen, wanted,
                     final_state, _mask_bool(path, loss_mask), layer_ids, S,
                     loss_mask_given=given, chunk_size=chunk_size,
-                    ids_ceiling=_ids_ceiling(token_ids))
+                    ids_ceiling=_ids_ceiling(token_ids),
+                    scales_kept=_FP8_SCALES in keys and not dequantized)
     if kept is not None:
         sample = replace(sample, token_ids=sample.token_ids[kept], slots=chosen[kept],
                          final=None if final_state is None else final_state[kept],
@@ -889,6 +895,73 @@ def _torch_load(path: Path) -> Any:
         return torch.load(path, map_location="cpu", weights_only=True)
 
 
+def _torch_lacks(name: str) -> bool:
+    """Whether `name` (a global a pickle names: torch.uint16, torch._utils._rebuild_tensor_v3)
+    is under torch and missing from this torch."""
+    module, _, attribute = name.rpartition(".")
+    if module != "torch" and not module.startswith("torch."):
+        return False
+    try:
+        found = __import__(module, fromlist=[attribute])
+    except ImportError:
+        return True
+    return not hasattr(found, attribute)
+
+
+def _dtensors(path: Path) -> DataError:
+    """States a hook took from an FSDP2 / tensor-parallel model are DTensors: each rank's file
+    holds its shard and a device mesh, not the sample. Refused whether torch could load them
+    (torch.distributed.tensor imported in this process: they reached the draft's fc as
+    "unexpected RuntimeError: aten.mm.default got mixed torch.Tensor and DTensor") or not (torch
+    2.6+ refuses them unimported: "it pickles other objects", with a numpy hint)."""
+    return DataError(f"{path}: its tensors are DTensors (torch.distributed.tensor: states of a "
+                     "sharded FSDP2 or tensor-parallel model saved as they were), which hold "
+                     "one rank's shard and its device mesh, not the sample",
+                     hint="save plain tensors: .full_tensor() of each (a collective: on every "
+                          "rank, then save from one) before torch.save")
+
+
+def _detached(record: dict, path: Path) -> dict:
+    """The record with its tensors (and lists of them: speculators v1's hidden_states) cut
+    from autograd. States captured by a forward hook outside torch.no_grad() and saved
+    without .detach() keep requires_grad=True through torch.save; read as they are, every
+    float() of them printed torch's "Converting a tensor with requires_grad=True to a scalar
+    may lead to unexpected behavior" warning into the report, and each op on them built a
+    graph never used. DTensors are refused (_dtensors), and tensors that hold no values to
+    read as they are (_unreadable_tensor). One pass over the record's values, per file."""
+    dtensor = getattr(sys.modules.get("torch.distributed.tensor"), "DTensor", None)
+
+    def cut(value: Any, key: str) -> Any:
+        if isinstance(value, Tensor):
+            if dtensor is not None and isinstance(value, dtensor):
+                raise _dtensors(path)
+            if value.is_meta or value.layout != torch.strided:
+                raise _unreadable_tensor(path, key, value)
+            return value.detach() if value.requires_grad else value
+        if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
+            return type(value)(cut(v, key) for v in value)
+        return value
+
+    return {key: cut(value, key) for key, value in record.items()}
+
+
+def _unreadable_tensor(path: Path, key: str, value: Tensor) -> DataError:
+    """A meta tensor is a shape with no values: the states of a target whose weights stayed on
+    the meta device (built under accelerate's init_empty_weights or `with torch.device("meta")`
+    and never loaded) save and load as such, and reading one ended in "unexpected
+    RuntimeError: Tensor.item() cannot be called on meta tensors". A sparse one (to_sparse()
+    to save room) ended in "reshape is not implemented for sparse tensors"."""
+    if value.is_meta:
+        return DataError(f"{path}: {key} is on the meta device: a shape with no values (the "
+                         "target ran with its weights on the meta device, built under "
+                         "init_empty_weights or torch.device('meta') and never loaded)",
+                         hint="dump the hidden states again from the target with its weights "
+                              "loaded")
+    layout = str(value.layout).replace("torch.", "")
+    return DataError(f"{path}: {key} is a {layout} tensor; the drafter reads dense ones",
+                     hint=f"save {key} dense (.to_dense()) with torch.save")
+
+
 def _load_torch_records(path: Path) -> list[dict]:
     """The sample dicts of a torch-saved file: one dict, or TensorRT-LLM's list of them."""
     try:
@@ -910,10 +983,27 @@ def _load_torch_records(path: Path) -> list[dict]:
             raise DataError(f"{path}: JSON, not a hidden-state sample (e.g. SGLang's "
                             "--enable-return-hidden-states output, meta_info.hidden_states)",
                             hint=_SAMPLE_FORMATS) from None
+        if "DTensor" in str(exc):
+            # torch 2.6+: "``torch.distributed.tensor`` must be imported to load DTensors";
+            # earlier ones refuse the global torch.distributed._tensor.api.DTensor. States a hook
+            # took from an FSDP2 / tensor-parallel model are DTensors: each rank's file holds
+            # its shard and a device mesh, not the sample (and loading one needs that mesh's
+            # process groups), so it was said as "it pickles other objects" with a numpy hint
+            raise _dtensors(path) from None
         # torch names the refused global "Unsupported global: GLOBAL x.y" (a class not on its
         # allowlist) or "unsupported GLOBAL x.y whose module x is blocked" (os.system pickled
         # by a __reduce__: posix.system); either way the name says what the file would run
         refused = re.search(r"unsupported (?:global: )?GLOBAL ([\w.]+)", str(exc), re.IGNORECASE)
+        if refused and _torch_lacks(refused.group(1)):
+            # a dtype, storage type or rebuild function a later torch added (this torch
+            # pickles a uint16 tensor as torch._utils._rebuild_tensor_v3 and the global
+            # torch.uint16; an older one has neither): the file is tensors saved by a newer
+            # torch than this host's, not "other objects" to convert from numpy
+            raise DataError(f"{path}: it names {refused.group(1)}, which this torch "
+                            f"({torch.__version__}) does not have: the file was saved by a newer "
+                            "torch", hint="read it with a torch at least as new as the one that "
+                            "saved it (upgrade torch where the drafter runs), or save the sample "
+                            "with safetensors") from None
         if refused or "Weights only load failed" in str(exc):
             # torch's own text tells the user to load untrusted pickles with
             # weights_only=False; the sample needs plain tensors instead
@@ -925,11 +1015,11 @@ def _load_torch_records(path: Path) -> list[dict]:
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DataError(f"{path}: cannot read ({text})") from None
     if isinstance(data, dict):
-        return [data]
+        return [_detached(data, path)]
     if isinstance(data, (list, tuple)) and data and all(isinstance(r, dict) for r in data):
         # TensorRT-LLM's SaveState decoding saves its requests in batches of write_interval
         # (save_hidden_state.py _write_to_file: torch.save(self._saved_state, ...))
-        return list(data)
+        return [_detached(record, path) for record in data]
     what = type(data).__name__
     if isinstance(data, (list, tuple)):
         what += f" of {len(data)}"

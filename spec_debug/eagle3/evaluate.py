@@ -106,6 +106,10 @@ class Counts:
         self.unmasked_names: list[str] = []
         self.padded_samples = 0  # samples read without the pad rows their attention_mask marked
         self.padding_rows = 0
+        # samples in scale with hidden_states_scales kept beside them (data.Sample.scales_kept),
+        # and the first few names
+        self.scales_kept = 0
+        self.scales_kept_names: list[str] = []
         # the every-position rerun's rows left out: zero in every slot at a sample's tail
         # (data.every_position_mask), counted from SampleTargets' ints (no device tensor)
         self.tail_padded = 0
@@ -434,6 +438,10 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     counts.lost_layer_slots.update(found.lost_slots)
     if found.id_agreement is not None:
         counts.id_agreement += found.id_agreement
+    if sample.scales_kept:  # rare: a dequantized copy of an FP8 dump
+        counts.scales_kept += 1
+        if len(counts.scales_kept_names) < 3:
+            counts.scales_kept_names.append(sample.name)
     counts.padded_samples += sample.padding > 0
     counts.padding_rows += sample.padding
     counts.samples += 1
@@ -533,23 +541,34 @@ def _unsupervised_note(unsupervised: int, samples: int, names: list[str] | None 
 MIN_SCORED_ROWS = 100
 
 
-def _few_rows_note(scored: int, tokens: int, masked: int) -> list[str]:
+def _rows_of(tokens: int, samples: int) -> str:
+    """`tokens` (the report's, Counts.tokens) counts rows: after shift_batch a sample of T
+    tokens has T - 1 (its last token predicts nothing in it). Said beside the tokens a user
+    counts in the dump, which the notes' "of 39 positions" of 3 samples of 14 tokens (42)
+    contradicted."""
+    if not samples:
+        return f"{tokens} rows"
+    return (f"{tokens} rows ({samples} sample{'s' if samples != 1 else ''} of {tokens + samples} "
+            "tokens: a sample of T tokens has T - 1 rows)")
+
+
+def _few_rows_note(scored: int, tokens: int, masked: int, samples: int = 0) -> list[str]:
     """The loss_mask left few rows to score (only the last token of each sample, say): the
-    report's `tokens` counts every position read, so accuracies resting on a handful of rows
+    report's `tokens` counts every row read, so accuracies resting on a handful of rows
     read as if they rested on all of them. Said with the count when the mask keeps half of
-    the positions or fewer (above that `tokens` reads within 2x of the rows: a small dump
+    the rows or fewer (above that `tokens` reads within 2x of the rows: a small dump
     says so itself); samples whose mask selects nothing at all have their own note
     (_unsupervised_note), every sample so is rescored."""
     if not masked or not 0 < scored < MIN_SCORED_ROWS or 2 * scored > tokens:
         return []
     half = round(100 * 1.96 * 0.5 / scored ** 0.5)  # points, at an accuracy of 0.5
-    return [f"the loss mask leaves {scored} of {tokens} positions scored at step 0: an "
+    return [f"the loss mask leaves {scored} of {_rows_of(tokens, samples)} scored at step 0: an "
             f"accuracy over so few rows is uncertain by up to +-{half} points (95% binomial "
             f"interval; under {MIN_SCORED_ROWS} rows it passes +-10); evaluate on more samples "
             "before comparing drafts or layouts"]
 
 
-def _few_deep_rows_note(totals: list[int], tokens: int) -> list[str]:
+def _few_deep_rows_note(totals: list[int], tokens: int, samples: int = 0) -> list[str]:
     """Deeper steps resting on few rows while step 0 does not: TTT step k scores row t at
     position t + k (chain_step reads loss_mask[k:]), so each step drops a position of every
     sample, and a dump of many short samples (or a mask on their first tokens) leaves a deep
@@ -566,11 +585,30 @@ def _few_deep_rows_note(totals: list[int], tokens: int) -> list[str]:
     half = round(100 * 1.96 * 0.5 / min(rows) ** 0.5)  # points, at an accuracy of 0.5
     steps = f"step {few[0]}" if len(few) == 1 else f"steps {', '.join(map(str, few))}"
     return [f"{steps} {'rests' if len(few) == 1 else 'rest'} on {', '.join(map(str, rows))} "
-            f"scored positions (step 0 on {totals[0]} of {tokens}): each step drops a position "
-            f"of every sample; an accuracy over so few rows is uncertain by up to +-{half} "
-            f"points (95% binomial interval; under {MIN_SCORED_ROWS} rows it passes +-10); "
-            "evaluate on more or longer samples before comparing drafts or layouts at that "
+            f"scored rows (step 0 on {totals[0]} of {_rows_of(tokens, samples)}): each step "
+            "drops a row of every sample; an accuracy over so few rows is uncertain by up to "
+            f"+-{half} points (95% binomial interval; under {MIN_SCORED_ROWS} rows it passes "
+            "+-10); evaluate on more or longer samples before comparing drafts or layouts at that "
             "depth"]
+
+
+def _scales_kept_note(kept: int, samples: int, names: list[str]) -> list[str]:
+    """Samples whose hidden_states are already in scale (a bfloat16 copy dequantized with
+    hs_connectors.fp8_utils.dequantize_fp8_tensor) with hidden_states_scales kept beside
+    them: scored as they are (data._payload_needs_scales), but training reads them otherwise.
+    hs_connectors' fp8 backend (transfer.py FP8Transfer._dequantize, 0.9.0) multiplies the
+    states by the scales whenever the key is there, whatever their dtype, so a draft trained
+    on these files saw every state shrunk by its token's amax / 448: an evaluation here
+    cannot show it, and a draft that scores badly against them may be that training's."""
+    if not kept:
+        return []
+    first = ", ".join(names) + (", ..." if kept > len(names) else "")
+    return [f"{kept} of {samples} samples hold hidden_states already in scale with "
+            f"hidden_states_scales kept beside them ({first}): scored as they are, but "
+            "speculators' training through the hs_connectors fp8 backend multiplies them by "
+            "the scales again (FP8Transfer._dequantize does whenever the scales are there), "
+            "each state shrunk by its token's amax / 448; drop hidden_states_scales from these "
+            "files, or train with the file backend"]
 
 
 def _padding_note(padded: int, rows: int, samples: int) -> list[str]:
@@ -707,8 +745,10 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
         + _unscored_steps_note(unscored, counts.longest)
         + _unsupervised_note(int(counts.unsupervised), counts.samples, counts.unsupervised_names)
         + _mixed_mask_note(counts)
-        + _few_rows_note(int(scored), counts.tokens, counts.masked_samples)
-        + _few_deep_rows_note([int(t) for t in counts.full_total.tolist()], counts.tokens)
+        + _few_rows_note(int(scored), counts.tokens, counts.masked_samples, counts.samples)
+        + _few_deep_rows_note([int(t) for t in counts.full_total.tolist()], counts.tokens,
+                              counts.samples)
+        + _scales_kept_note(counts.scales_kept, counts.samples, counts.scales_kept_names)
         + _padding_note(counts.padded_samples, counts.padding_rows, counts.samples)
         + _tail_padding_note(counts.tail_padded, counts.tail_padding_rows, counts.samples)
         + _inner_gap_note(counts.inner_gapped, counts.inner_gap_rows, counts.samples)

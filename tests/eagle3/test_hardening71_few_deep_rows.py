@@ -37,7 +37,7 @@ def _eval(world: Path, data: Path, steps: int) -> dict:
 
 
 def _deep(out: dict) -> list[str]:
-    return [n for n in out["notes"] if "scored positions (step 0 on" in n]
+    return [n for n in out["notes"] if "scored rows (step 0 on" in n]
 
 
 def test_deeper_steps_on_few_rows_are_said(world, tmp_path):
@@ -46,13 +46,14 @@ def test_deeper_steps_on_few_rows_are_said(world, tmp_path):
     assert totals[0] >= MIN_SCORED_ROWS > totals[1] > totals[2] > 0, totals
     half = round(100 * 1.96 * 0.5 / totals[2] ** 0.5)
     assert _deep(out) == [
-        f"steps 1, 2 rest on {totals[1]}, {totals[2]} scored positions (step 0 on {totals[0]} "
-        f"of {out['tokens']}): each step drops a position of every sample; an accuracy over "
+        f"steps 1, 2 rest on {totals[1]}, {totals[2]} scored rows (step 0 on {totals[0]} "
+        f"of {out['tokens']} rows (40 samples of {out['tokens'] + 40} tokens: a sample of T "
+        "tokens has T - 1 rows)): each step drops a row of every sample; an accuracy over "
         f"so few rows is uncertain by up to +-{half} points (95% binomial interval; under 100 "
         "rows it passes +-10); evaluate on more or longer samples before comparing drafts or "
         "layouts at that depth"], out["notes"]
     # step 0's own note stays out: it rests on enough rows
-    assert not [n for n in out["notes"] if "positions scored at step 0" in n], out["notes"]
+    assert not [n for n in out["notes"] if "scored at step 0" in n], out["notes"]
 
 
 def test_no_note_when_every_step_rests_on_enough_rows(world, tmp_path):
@@ -70,5 +71,5 @@ def test_the_note_bounds():
     # a step no row reached has the unscored-steps note
     assert _few_deep_rows_note([MIN_SCORED_ROWS, 0], 500) == []
     [one] = _few_deep_rows_note([150, 120, 49], 200)
-    assert one.startswith("step 2 rests on 49 scored positions (step 0 on 150 of 200)"), one
+    assert one.startswith("step 2 rests on 49 scored rows (step 0 on 150 of 200 rows)"), one
     assert "+-14 points" in one, one
