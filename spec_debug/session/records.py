@@ -157,6 +157,10 @@ class FindingRecord:
     read_seqs: list[int] = field(default_factory=list)
     """The outputs (result seqs) of the commands an agent had just read when it stated the finding
     in its own words: the check that showed it ("d2t holds absolute ids" after printing d2t)."""
+    evidence_commands: list[str] = field(default_factory=list)
+    """The commands whose output showed it, as typed (:attr:`PivotRecord.trigger_command`'s
+    idea): one message may hold the results of several calls (Gemini's parallel ``functionCall``
+    parts), and ``evidence_seqs`` names the message, not which of its outputs showed it."""
 
 
 @dataclass(slots=True)
