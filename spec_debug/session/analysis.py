@@ -1795,7 +1795,8 @@ class _SessionState:
         """``plain``: read from a benchmark of a server launched without speculation, so its
         throughput is also a baseline, which later readings are compared with (not itself compared)."""
         rec = MetricRecord(self.session, ev.seq, ev.agent, m.name, m.value, m.unit, host, m.context, source,
-                           ev.timestamp, ev.file, ev.line, plain and m.name in ("throughput", "accept_length"))
+                           ev.timestamp, ev.file, ev.line, plain and m.name in ("throughput", "accept_length"),
+                           call.record.command if call is not None and call.record is not None else "")
         if self.kept_metrics.add(rec):  # _keep inline
             self.dropped += 1
         if ev.agent != MAIN_AGENT:

@@ -1426,13 +1426,17 @@ def _reported_before(a: SessionAnalysis, first: MetricRecord, one_host: bool) ->
                  and (m.host == first.host or (m.host is None and one_host))), None)
 
 
-def _printed(a: SessionAnalysis, m: MetricRecord, printed: dict[tuple[str, int | None], str]) -> str:
-    """The command that printed a reading ("" for one a person or the agent wrote)."""
+def _printed(a: SessionAnalysis, m: MetricRecord, printed: dict[tuple, str]) -> str:
+    """The command that printed a reading ("" for one a person or the agent wrote): of calls
+    answered in one message, the one the reading names (was the last: a `--max-concurrency 16`
+    benchmark answered beside an `nvidia-smi` read as a reading of no batch, and "went from" the
+    one at concurrency 1)."""
     if m.source != "output":
         return ""
     if not printed:
-        printed.update(((c.session, c.result_seq), c.inner or c.command) for c in a.commands)
-    return printed.get((m.session, m.seq), "")
+        for c in a.commands:
+            printed[c.session, c.result_seq] = printed[c.session, c.result_seq, c.command] = c.inner or c.command
+    return (m.command and printed.get((m.session, m.seq, m.command))) or printed.get((m.session, m.seq), "")
 
 
 def _same_row(a: SessionAnalysis, readings: list[MetricRecord]) -> list[MetricRecord]:
@@ -1456,7 +1460,7 @@ def _rows(a: SessionAnalysis, readings: list[MetricRecord]) -> list[Row]:
     """The row of each reading: what it states, and for one that names no model, the model the
     last server launch before it served (a bare ``bench_serving`` after ``launch_server
     --model-path Qwen/Qwen3-30B-A3B`` measured Qwen3-30B-A3B)."""
-    printed: dict[tuple[str, int | None], str] = {}
+    printed: dict[tuple, str] = {}
     rows = [reading_row(m.context, m.value, _printed(a, m, printed)) for m in readings]
     launches = _launches(a)
     for i, (m, row) in enumerate(zip(readings, rows)):
@@ -1495,7 +1499,7 @@ def _paired_baseline(a: SessionAnalysis, seq: int, value: float) -> tuple[Metric
                  and m.value == value), None)
     if last is None:
         return None, False
-    printed: dict[tuple[str, int | None], str] = {}
+    printed: dict[tuple, str] = {}
     book = BaselineBook()
     # the server launches too, in their place, as the analysis read them (BaselineBook.launched)
     launches = sorted(((c.seq, c.inner or c.command) for c in a.commands

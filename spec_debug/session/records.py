@@ -119,6 +119,10 @@ class MetricRecord:
     """A throughput printed by a benchmark of a server launched without speculation: the
     no-speculation baseline, not a reading of the drafter (the postmortem's before and after and
     its rises leave it out, as SD501 compares readings with it)."""
+    command: str = ""
+    """The command that printed it, as typed ("" for one a person or the agent wrote, or an
+    output no call is known for): one message may answer several calls (Gemini's parallel
+    ``functionCall`` parts), and ``seq`` names the message, not which of them printed it."""
 
 
 @dataclass(slots=True)
