@@ -33,7 +33,7 @@ from spec_debug.redact import MASK, is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.builtin_checks import LISTED_WORDS, SERVED_WORDS, builtin_check_steps, checked_findings
 from spec_debug.session.cut_text import cut_at_word
-from spec_debug.session.failures import NOT_RUN, failure_said
+from spec_debug.session.failures import NOT_RUN, summary_said
 from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
@@ -1314,18 +1314,16 @@ def _shows(cmd: CommandRecord, f: FindingRecord, together: dict[tuple[str, int],
 def trigger_said(p: PivotRecord, limit: int = 140, status: int | None = None) -> str:
     """What prompted pivot ``p``, as its summary says it ("After UnboundLocalError: ... [msg 12],
     moved from ..."): a step's why named only the message ("after [msg 45]"), which the reader of
-    a playbook does not have at hand. "" where the summary says it otherwise. A failure known by
-    its exit status alone is said in words (the summary's "exit_code: curl: (22) ..." is
-    "exit status 22: curl: (22) ..." with the command's ``status``, else what it printed)."""
+    a playbook does not have at hand. "" where the summary says it otherwise. A failure no
+    exception names is said in words (:func:`failures.summary_said`: the summary's "exit_code:
+    curl: (22) ..." is "exit status 22: curl: (22) ..." with the command's ``status``, else what
+    it printed; "connection: ssh: ..." is "ssh: ...")."""
     if not p.summary.startswith("After "):
         return ""
     end = p.summary.find(f" [msg {p.trigger_seq}]")
     if end <= 6:
         return ""
-    said = p.summary[6:end]
-    if said.startswith("exit_code: "):
-        said = failure_said(None, "exit_code", said[11:], status)
-    return cut_at_word(said, limit)
+    return cut_at_word(summary_said(p.summary[6:end], status), limit)
 
 
 # A fenced block is the command itself, as mini-swe-agent and SWE-agent write their action
