@@ -842,6 +842,9 @@ class _SessionState:
         """(seq, evidence) of the first listing that showed a stale model.safetensors.index.json."""
         self.no_weights: list[tuple[Event, str, str | None, int | None]] = []
         """The draft's "Cannot find any model weights" seen before any such listing (see _observed)."""
+        self.answered: tuple[Event, str] | None = None
+        """(tool result, the command it answers) of the result read last: a finding its output
+        shows names that command (FindingRecord.evidence_commands)."""
         self.stated: set[tuple[str, str]] = set()
         """(agent, code) of each finding an agent has shown or said: only its first statement in
         words names the check it had just read (FindingRecord.read_seqs)."""
@@ -1308,6 +1311,7 @@ class _SessionState:
         if call is None and ev.call_id is None and st.pending:
             call = st.pending.popitem(last=True)[1]
         record = call.record if call else None
+        self.answered = (ev, record.command) if record is not None else None
         st.last_read = ev.seq if record is not None else None
         st.last_read_host = record.host if record is not None else None
         exit_code = ev.exit_code
@@ -1791,7 +1795,8 @@ class _SessionState:
         """``plain``: read from a benchmark of a server launched without speculation, so its
         throughput is also a baseline, which later readings are compared with (not itself compared)."""
         rec = MetricRecord(self.session, ev.seq, ev.agent, m.name, m.value, m.unit, host, m.context, source,
-                           ev.timestamp, ev.file, ev.line, plain and m.name in ("throughput", "accept_length"))
+                           ev.timestamp, ev.file, ev.line, plain and m.name in ("throughput", "accept_length"),
+                           call.record.command if call is not None and call.record is not None else "")
         if self.kept_metrics.add(rec):  # _keep inline
             self.dropped += 1
         if ev.agent != MAIN_AGENT:
@@ -2057,6 +2062,10 @@ class _SessionState:
                 existing.evidence_seqs.append(s)
         if read is not None and read not in existing.read_seqs and len(existing.read_seqs) < 10:
             existing.read_seqs.append(read)
+        answered = self.answered
+        if answered is not None and answered[0] is ev and seq == ev.seq \
+                and answered[1] not in existing.evidence_commands and len(existing.evidence_commands) < 10:
+            existing.evidence_commands.append(answered[1])  # which of the calls its message answers
 
     @staticmethod
     def _own_server(ev: Event, st: _Agent, category: str, target: shell.Target | None) -> bool:

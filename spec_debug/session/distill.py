@@ -33,7 +33,7 @@ from spec_debug.redact import MASK, is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.builtin_checks import LISTED_WORDS, SERVED_WORDS, builtin_check_steps, checked_findings
 from spec_debug.session.cut_text import cut_at_word
-from spec_debug.session.failures import NOT_RUN, failure_said
+from spec_debug.session.failures import NOT_RUN, summary_said
 from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
@@ -138,6 +138,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     said: set[str] = set()
     led = _led_by_their_words(analysis.commands)
     decided = deciding_checks(analysis.commands)
+    together = answered_together(analysis.commands)
     runs: set[str] = set()
     fleet = {c.host for c in analysis.commands if c.host and _fleet_host(c.host)}
     for cmd in chosen:
@@ -203,7 +204,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             # host and sent through ssh: one check, one step (the first one's provenance)
             continue
         runs.add(run)
-        step = {"id": _step_id(cmd, ids), "title": _title(cmd, names), "why": _why_said(_why(cmd, analysis, said, led, decided), names),
+        step = {"id": _step_id(cmd, ids), "title": _title(cmd, names), "why": _why_said(_why(cmd, analysis, said, led, decided, together), names),
                 "run": run}
         if pasted:
             step["why"] += (" The session's command had characters pasted from a document; the step writes "
@@ -597,11 +598,18 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
     # or as a pivot's first step (its own seq). A finding at the seq of the call itself is the
     # words the agent wrote in the same message ("Throughput is 410 tok/s against 520", then
     # `grep acceptance vllm.log`: an OpenAI chat message holds both), not what the command found.
-    outputs: set[tuple[str, int]] = {(f.session, s) for f in analysis.findings for s in f.evidence_seqs}
     # and the check an agent had just read when it stated a finding in words (a sub-agent's
     # "d2t holds absolute ids" after printing d2t): the step that shows it
-    outputs.update((f.session, s) for f in analysis.findings for s in f.read_seqs)
-    outputs.update((p.session, p.trigger_seq) for p in analysis.pivots)
+    read: set[tuple[str, int]] = {(f.session, s) for f in analysis.findings for s in f.read_seqs}
+    read.update((p.session, p.trigger_seq) for p in analysis.pivots)
+    outputs: set[tuple[str, int]] = {(f.session, s) for f in analysis.findings for s in f.evidence_seqs}
+    outputs |= read
+    # Of calls answered in one message, the one whose output showed the finding (was: each; an
+    # `nvidia-smi` beside the `grep server_args` that showed one drafted token became a step).
+    together = answered_together(analysis.commands)
+    apart = {(c.session, c.seq, c.command) for c in analysis.commands
+             if (c.session, c.result_seq) in together and (c.session, c.result_seq) not in read
+             and not any(_shows(c, f, together) for f in analysis.findings)}
     starts = {(p.session, p.seq) for p in analysis.pivots}
     # A call blocked by a hook or refused never ran: nothing was learnt from it, and the step
     # would be blocked again (failures.NOT_RUN; a pivot's target is chosen before its result).
@@ -625,6 +633,9 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
         if (cmd.session, cmd.result_seq) not in outputs and (cmd.session, cmd.seq) not in decided \
                 and ((cmd.session, cmd.seq) not in starts or _version_check(cmd)):
             continue
+        if apart and (cmd.session, cmd.seq, cmd.command) in apart and (cmd.session, cmd.seq) not in decided \
+                and (cmd.session, cmd.seq) not in starts:
+            continue  # its message answered another call, whose output showed the finding
         if ((cmd.session, cmd.seq) in gone) is not stopped:
             continue
         too_long = len(cmd.command) >= MAX_COMMAND_CHARS  # the record holds its start only
@@ -1245,7 +1256,8 @@ def _led_by_their_words(commands: list[CommandRecord]) -> set[tuple[str, int]]:
 
 
 def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set[tuple[str, int]],
-         decided: dict[tuple[str, int], CommandRecord] | None = None) -> str:
+         decided: dict[tuple[str, int], CommandRecord] | None = None,
+         together: dict[tuple[str, int], set[str]] | None = None) -> str:
     # The reasoning often leads into the command ("Let me check the speculators code: [bash]");
     # followed by our own sentences, its colon would announce them instead.
     why = _reason(cmd.why or "") if (cmd.session, cmd.seq) in led else ""
@@ -1256,7 +1268,7 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set
     for f in analysis.findings:
         if f.session != cmd.session or cmd.result_seq is None:
             continue
-        if cmd.result_seq in f.evidence_seqs:
+        if cmd.result_seq in f.evidence_seqs and _shows(cmd, f, together):
             parts.append(f"In the session its output was evidence for {f.code} ({f.title}).")
         elif cmd.result_seq in f.read_seqs:
             parts.append(f"In the session its output led to {f.code} ({f.title}).")
@@ -1279,21 +1291,39 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set
     return " ".join(parts) or f"{CATEGORY_TITLES[cmd.category]} step from the session."
 
 
+def answered_together(commands: list[CommandRecord]) -> dict[tuple[str, int], set[str]]:
+    """(session, result seq) -> the commands, as typed, of each message that answers several
+    calls (Gemini's parallel ``functionCall`` parts answered in one turn): few or none."""
+    answers: dict[tuple[str, int], set[str]] = {}
+    for c in commands:
+        if c.result_seq is not None:
+            answers.setdefault((c.session, c.result_seq), set()).add(c.command)
+    return {key: typed for key, typed in answers.items() if len(typed) > 1}
+
+
+def _shows(cmd: CommandRecord, f: FindingRecord, together: dict[tuple[str, int], set[str]] | None) -> bool:
+    """Whether the output of ``cmd`` is evidence for ``f``: its message is, and of calls that
+    message answers, the finding names ``cmd`` (or none of them, where it was not told which:
+    a layer-id list seen earlier than the output that contradicts it)."""
+    if cmd.result_seq not in f.evidence_seqs:
+        return False
+    typed = together.get((cmd.session, cmd.result_seq)) if together else None
+    return not typed or cmd.command in f.evidence_commands or typed.isdisjoint(f.evidence_commands)
+
+
 def trigger_said(p: PivotRecord, limit: int = 140, status: int | None = None) -> str:
     """What prompted pivot ``p``, as its summary says it ("After UnboundLocalError: ... [msg 12],
     moved from ..."): a step's why named only the message ("after [msg 45]"), which the reader of
-    a playbook does not have at hand. "" where the summary says it otherwise. A failure known by
-    its exit status alone is said in words (the summary's "exit_code: curl: (22) ..." is
-    "exit status 22: curl: (22) ..." with the command's ``status``, else what it printed)."""
+    a playbook does not have at hand. "" where the summary says it otherwise. A failure no
+    exception names is said in words (:func:`failures.summary_said`: the summary's "exit_code:
+    curl: (22) ..." is "exit status 22: curl: (22) ..." with the command's ``status``, else what
+    it printed; "connection: ssh: ..." is "ssh: ...")."""
     if not p.summary.startswith("After "):
         return ""
     end = p.summary.find(f" [msg {p.trigger_seq}]")
     if end <= 6:
         return ""
-    said = p.summary[6:end]
-    if said.startswith("exit_code: "):
-        said = failure_said(None, "exit_code", said[11:], status)
-    return cut_at_word(said, limit)
+    return cut_at_word(summary_said(p.summary[6:end], status), limit)
 
 
 # A fenced block is the command itself, as mini-swe-agent and SWE-agent write their action

@@ -285,18 +285,41 @@ def error_said(exception: str | None, kind: str, message: str) -> str:
     return f"{name}: {message}"
 
 
+WORDED_KINDS = ("exit_code", "connection", "tool_error", "timeout")
+"""Error kinds :func:`failure_said` says in words where no exception names the error: what the
+command or the tool printed is the failure ("ssh: connect to host gpu01 port 2222: No route to
+host"), and the kind is the JSON's identifier, not a word of it. (An ``agent_error``, the agent's
+own API failing, keeps its name: it is no failure of the work, and the postmortem says so.)"""
+_NOTHING_SAID = {"exit_code": "a failed command", "connection": "a failed connection",
+                 "tool_error": "a failed tool call", "timeout": "timed out"}
+
+
 def failure_said(exception: str | None, kind: str, message: str, status: int | None = None) -> str:
-    """:func:`error_said` for people to read: a failure known only by its command's exit status
-    (kind ``exit_code``) says the status in words, "exit status 22: curl: (22) The requested URL
-    returned error: 401", not the JSON's identifier ("exit_code: curl: ..."). ``status``: the
-    command's exit status, None where it is not known (the message is said alone)."""
-    if kind != "exit_code" or exception:
+    """:func:`error_said` for people to read: a failure of one of :data:`WORDED_KINDS` with no
+    exception's name says what was printed, not the JSON's identifier ("connection: ssh: ...",
+    "tool_error: launch_server.py: error: ..."); one known by its command's exit status (kind
+    ``exit_code``) says the status in words, "exit status 22: curl: (22) The requested URL
+    returned error: 401", and a timeout that its line does not call one says so ("timed out:
+    Running benchmark ..."). ``status``: the command's exit status, None where it is not known
+    (the message is said alone)."""
+    if exception or kind not in _NOTHING_SAID:
         return error_said(exception, kind, message)
-    if message.startswith(("exit code", "exit status", "Exit code", "Exit status")):
-        return message  # "exit code 1": said already
-    if status is None:
-        return message or "a failed command"
-    return f"exit status {status}: {message}" if message else f"exit status {status}"
+    if not message:
+        return f"exit status {status}" if kind == "exit_code" and status is not None else _NOTHING_SAID[kind]
+    if kind == "timeout":
+        low = message.lower()
+        return message if "timed out" in low or "timeout" in low or "time out" in low else f"timed out: {message}"
+    if kind != "exit_code" or status is None or message.startswith(
+            ("exit code", "exit status", "Exit code", "Exit status")):
+        return message  # (an "exit code 1" says it already)
+    return f"exit status {status}: {message}"
+
+
+def summary_said(said: str, status: int | None = None) -> str:
+    """A summary's error as :func:`error_said` wrote it ("connection: ssh: ..." in a pivot's
+    "After connection: ssh: ... [msg 8]") in words (:func:`failure_said`); any other as it is."""
+    kind, colon, message = said.partition(": ")
+    return failure_said(None, kind, message, status) if colon and kind in _NOTHING_SAID else said
 
 # A compiled literal finds a short needle about twice as fast as ``in`` does (measured on
 # 10 KB server logs, CPython 3.11); gates that scan every output use it, after a test for

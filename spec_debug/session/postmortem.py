@@ -28,7 +28,7 @@ from spec_debug.session.baselines import BaselineBook, Row, launched_model, read
 from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.distill import in_time_order, select_commands, trigger_said
 from spec_debug.session.events import MAIN_AGENT
-from spec_debug.session.failures import NOT_RUN, error_said, failure_said
+from spec_debug.session.failures import NOT_RUN, WORDED_KINDS, error_said, failure_said, summary_said
 from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
@@ -1426,13 +1426,17 @@ def _reported_before(a: SessionAnalysis, first: MetricRecord, one_host: bool) ->
                  and (m.host == first.host or (m.host is None and one_host))), None)
 
 
-def _printed(a: SessionAnalysis, m: MetricRecord, printed: dict[tuple[str, int | None], str]) -> str:
-    """The command that printed a reading ("" for one a person or the agent wrote)."""
+def _printed(a: SessionAnalysis, m: MetricRecord, printed: dict[tuple, str]) -> str:
+    """The command that printed a reading ("" for one a person or the agent wrote): of calls
+    answered in one message, the one the reading names (was the last: a `--max-concurrency 16`
+    benchmark answered beside an `nvidia-smi` read as a reading of no batch, and "went from" the
+    one at concurrency 1)."""
     if m.source != "output":
         return ""
     if not printed:
-        printed.update(((c.session, c.result_seq), c.inner or c.command) for c in a.commands)
-    return printed.get((m.session, m.seq), "")
+        for c in a.commands:
+            printed[c.session, c.result_seq] = printed[c.session, c.result_seq, c.command] = c.inner or c.command
+    return (m.command and printed.get((m.session, m.seq, m.command))) or printed.get((m.session, m.seq), "")
 
 
 def _same_row(a: SessionAnalysis, readings: list[MetricRecord]) -> list[MetricRecord]:
@@ -1456,7 +1460,7 @@ def _rows(a: SessionAnalysis, readings: list[MetricRecord]) -> list[Row]:
     """The row of each reading: what it states, and for one that names no model, the model the
     last server launch before it served (a bare ``bench_serving`` after ``launch_server
     --model-path Qwen/Qwen3-30B-A3B`` measured Qwen3-30B-A3B)."""
-    printed: dict[tuple[str, int | None], str] = {}
+    printed: dict[tuple, str] = {}
     rows = [reading_row(m.context, m.value, _printed(a, m, printed)) for m in readings]
     launches = _launches(a)
     for i, (m, row) in enumerate(zip(readings, rows)):
@@ -1495,7 +1499,7 @@ def _paired_baseline(a: SessionAnalysis, seq: int, value: float) -> tuple[Metric
                  and m.value == value), None)
     if last is None:
         return None, False
-    printed: dict[tuple[str, int | None], str] = {}
+    printed: dict[tuple, str] = {}
     book = BaselineBook()
     # the server launches too, in their place, as the analysis read them (BaselineBook.launched)
     launches = sorted(((c.seq, c.inner or c.command) for c in a.commands
@@ -1555,9 +1559,10 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
             add(m.session, m.seq, 4, "metric", m.agent, f"{m.name} {m.value:g} {m.unit}" + (f" on {m.host}" if m.host else ""),
                 m.timestamp)
     for p in a.pivots:
-        # the JSON's "After exit_code: curl: (22) ..." in words: what the command printed
-        summary = p.summary if not p.summary.startswith("After exit_code: ") \
-            else f"After {failure_said(None, 'exit_code', p.summary[17:])}"
+        # the JSON's "After exit_code: curl: (22) ..." and "After connection: ssh: ..." in
+        # words: what the command printed
+        end = p.summary.find(f" [msg {p.trigger_seq}]") if p.summary.startswith("After ") else -1
+        summary = f"After {summary_said(p.summary[6:end])}{p.summary[end:]}" if end > 6 else p.summary
         add(p.session, p.seq, 5, "pivot", p.agent, summary, p.timestamp)
     for h in a.hypotheses[:60]:
         add(h.session, h.seq, 6, "hypothesis", h.agent, _short(h.text, 200), h.timestamp)
@@ -1638,7 +1643,7 @@ def _supporting(a: SessionAnalysis, extra_refs: set[int]) -> list[dict[str, Any]
         wanted.add(e.seq)
         said = _short(e.message, 200)
         named = "" if error_said(e.exception, e.kind, said) == said else e.exception or ""  # not twice
-        note(e.seq, e.agent, (_error_words(e, 200, statuses) if e.kind == "exit_code" and not e.exception
+        note(e.seq, e.agent, (_error_words(e, 200, statuses) if e.kind in WORDED_KINDS and not e.exception
                               else f"{e.kind}: {named} {said}".replace("  ", " "))
              + (f" ({e.file}:{e.line})" if e.file else ""),
              f"{e.source_file}:{e.source_line}" if e.source_file else "")
@@ -1681,13 +1686,13 @@ def _short(text: str | None, limit: int) -> str:
 
 
 def _error_words(e: ErrorRecord, limit: int, statuses: dict) -> str:
-    """Error ``e`` as people read it (:func:`failures.failure_said`): a command that failed with
-    no error of its own printed says its exit status in words, not ``exit_code: ...``.
-    ``statuses``: :func:`_exit_statuses`."""
+    """Error ``e`` as people read it (:func:`failures.failure_said`): a failure no exception names
+    says what was printed, not the JSON's kind (``connection: ...``, ``tool_error: ...``), and a
+    command that failed with no error of its own printed its exit status in words, not
+    ``exit_code: ...``. ``statuses``: :func:`_exit_statuses`."""
     said = _short(e.message, limit)
-    if e.kind != "exit_code" or e.exception:
-        return error_said(e.exception, e.kind, said)
-    return failure_said(None, e.kind, said, statuses.get((e.session, e.command_seq, e.seq)))
+    return failure_said(e.exception, e.kind, said, statuses.get((e.session, e.command_seq, e.seq))
+                        if e.kind == "exit_code" else None)
 
 
 def _exit_statuses(a: SessionAnalysis, errors: list[ErrorRecord]) -> dict:

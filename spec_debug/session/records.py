@@ -119,6 +119,10 @@ class MetricRecord:
     """A throughput printed by a benchmark of a server launched without speculation: the
     no-speculation baseline, not a reading of the drafter (the postmortem's before and after and
     its rises leave it out, as SD501 compares readings with it)."""
+    command: str = ""
+    """The command that printed it, as typed ("" for one a person or the agent wrote, or an
+    output no call is known for): one message may answer several calls (Gemini's parallel
+    ``functionCall`` parts), and ``seq`` names the message, not which of them printed it."""
 
 
 @dataclass(slots=True)
@@ -157,6 +161,10 @@ class FindingRecord:
     read_seqs: list[int] = field(default_factory=list)
     """The outputs (result seqs) of the commands an agent had just read when it stated the finding
     in its own words: the check that showed it ("d2t holds absolute ids" after printing d2t)."""
+    evidence_commands: list[str] = field(default_factory=list)
+    """The commands whose output showed it, as typed (:attr:`PivotRecord.trigger_command`'s
+    idea): one message may hold the results of several calls (Gemini's parallel ``functionCall``
+    parts), and ``evidence_seqs`` names the message, not which of its outputs showed it."""
 
 
 @dataclass(slots=True)

@@ -148,7 +148,8 @@ def test_a_why_cut_from_long_reasoning_starts_at_a_word(tmp_path):
         why = distill_playbook(analyze_path(path))["steps"][-1]["why"]
         first = why.lstrip("…").split()[0]
         assert f" {first} " in f" {reasoning} ", (pad, why)
-        assert why.endswith("It was the first step of a change of approach after connection: curl: (7) Failed to "
+        # (the failure in words: was "after connection: curl: ...", hardening 72)
+        assert why.endswith("It was the first step of a change of approach after curl: (7) Failed to "
                             "connect to localhost port 30000 after 0 ms: Connection refused [msg 2]."), why
 
 

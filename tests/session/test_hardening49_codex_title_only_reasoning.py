@@ -38,5 +38,6 @@ def test_a_title_only_summary_is_a_sentence_of_the_why(tmp_path: Path) -> None:
     ]) + "\n")
     doc = distill_playbook(analyze_path(path))
     [first] = [s for s in doc["steps"] if "nvidia-smi" in s["run"]]
-    assert first["why"].startswith("Checking server. Its result (connection: ssh: Could not resolve hostname node7: "
+    # (the failure in words: was "Its result (connection: ssh: ...)", hardening 72)
+    assert first["why"].startswith("Checking server. Its result (ssh: Could not resolve hostname node7: "
                                    "Name or service not known) prompted a change of approach")

@@ -17,6 +17,7 @@ def test_the_kinds_keep_their_names_case() -> None:
     assert view["went_well"] == [
         "Changed approach after RuntimeError: Not enough memory. Please try to increase --mem-fraction-static. "
         "[msg 4]: reading logs → checking the GPUs [msg 5] (main).",
-        "Changed approach after connection: ssh: connect to host gpu01 port 2222: No route to host [msg 8]: "
+        # (the failure in words: was "after connection: ssh: ...", hardening 72)
+        "Changed approach after ssh: connect to host gpu01 port 2222: No route to host [msg 8]: "
         "checking the GPUs → inspecting configs and checkpoints [msg 10] (main).",
     ]

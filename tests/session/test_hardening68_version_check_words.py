@@ -15,8 +15,9 @@ from spec_debug.session.versions_seen import printed_versions
 from tests.session.test_hardening65_distill_version_checks import _session
 
 _INSTALL = "ssh gpu01 'pip install -U \"sglang[all]==0.4.6\"'"
-_LEAD = ("Changed approach after tool_error: launch_server.py: error: argument --speculative-algorithm: invalid "
-         "choice: 'EAGLE3'… [msg 2]: launching the server → ")
+# (the failure in words, as printed: was "after tool_error: launch_server.py: ...", hardening 72)
+_LEAD = ("Changed approach after launch_server.py: error: argument --speculative-algorithm: invalid "
+         "choice: 'EAGLE3' (choose from… [msg 2]: launching the server → ")
 
 
 def test_what_each_kind_of_check_printed() -> None:

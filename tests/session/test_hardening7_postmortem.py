@@ -92,7 +92,8 @@ def test_only_polls_failed_so_the_first_error_says_it_was_a_poll(tmp_path):
     m.prompt("Is the SGLang server on 10.1.230.174 up yet?")
     seqs = [m.bash(HEALTH, REFUSED, exit_code=7)[1] for _ in range(3)]
     detection = postmortem_view(_analyze(tmp_path, m))["detection"]
-    assert detection[-1] == (f"First error: connection: {REFUSED} [msg {seqs[0]}] (main) "
+    # (the failure in words: was "First error: connection: curl: ...", hardening 72)
+    assert detection[-1] == (f"First error: {REFUSED} [msg {seqs[0]}] (main) "
                              "(while polling a service that was not up yet).")
 
 
