@@ -9,7 +9,7 @@ reached it by."""
 
 from __future__ import annotations
 
-from spec_debug.session import shell
+from spec_debug.session import docker_contexts, shell
 from spec_debug.session.login_hops import short_name
 from spec_debug.session.terminal_wait import waits_at_terminal
 
@@ -170,6 +170,8 @@ class Logins:
         program = first.rsplit("/", 1)[-1]
         if "=" in command or first == "for":
             shell.note_variables(command, self.variables.setdefault(self.where(shown), {}))
+        if "context " in command:  # `docker context create gpu07 --docker host=ssh://…`, `… use gpu07`
+            docker_contexts.note_contexts(command, self.variables.setdefault(self.where(shown), {}))
         if program in _LOGIN_PROGRAMS:
             host = _login_host(command, self.variables.get(self.where(shown)))
             self.pending = (host, True) if host is not None else None
@@ -181,6 +183,13 @@ class Logins:
             self.pending_container = self.container()
             if program not in ("sudo", "su", "bash", "zsh", "sh"):
                 target = shell.parse_target(command)
+                known = self.variables.get(self.where(shown)) if target.host is None else None
+                if known and target.container is not None:
+                    # `export DOCKER_HOST=ssh://…`, or a context this log created (`docker --context
+                    # gpu07 exec -it …`, `docker context use gpu07`): the daemon's host, as the
+                    # analysis places that exec itself (docker_contexts)
+                    target = docker_contexts.with_context_host(
+                        command, shell.with_daemon_host(command, target, known), known)
                 if target.host is not None:  # `docker -H ssh://root@gpu07 exec -it ...`, DOCKER_HOST=
                     self.pending = (target.host, False)
                 self.pending_container = _run_container(_cli_words(shell.split_words(command))) or target.container
