@@ -9,6 +9,8 @@ reached it by."""
 
 from __future__ import annotations
 
+import shlex
+
 from spec_debug.session import docker_contexts, shell
 from spec_debug.session.login_hops import short_name
 from spec_debug.session.terminal_wait import waits_at_terminal
@@ -182,17 +184,21 @@ class Logins:
             # a container's shell (docker/podman/kubectl exec), or one opened in the container's
             self.pending_container = self.container()
             if program not in ("sudo", "su", "bash", "zsh", "sh"):
-                target = shell.parse_target(command)
+                run = _run_container(_cli_words(shell.split_words(command)))
+                # `docker -H ssh://… run -it IMAGE bash`, `docker --context gpu07 run …`: the
+                # container runs where the same CLI's exec would reach, the daemon's host
+                execs = _as_exec(command) if run is not None else command
+                target = shell.parse_target(execs)
                 known = self.variables.get(self.where(shown)) if target.host is None else None
                 if known and target.container is not None:
                     # `export DOCKER_HOST=ssh://…`, or a context this log created (`docker --context
                     # gpu07 exec -it …`, `docker context use gpu07`): the daemon's host, as the
                     # analysis places that exec itself (docker_contexts)
                     target = docker_contexts.with_context_host(
-                        command, shell.with_daemon_host(command, target, known), known)
+                        execs, shell.with_daemon_host(execs, target, known), known)
                 if target.host is not None:  # `docker -H ssh://root@gpu07 exec -it ...`, DOCKER_HOST=
                     self.pending = (target.host, False)
-                self.pending_container = _run_container(_cli_words(shell.split_words(command))) or target.container
+                self.pending_container = run or target.container
 
 
 def _same_machine(a: str, b: str) -> bool:
@@ -318,6 +324,17 @@ def _cli_words(words: list[str]) -> list[str]:
     while j < len(words) and words[j][:1] == "-":
         j += 2 if words[j] in _GLOBAL_VALUE_FLAGS else 1
     return out + words[j:]
+
+
+def _as_exec(command: str) -> str:
+    """``command``, a ``docker|podman run``, as an exec of its CLI with the same variables before it
+    and the same options of its own (``DOCKER_HOST=…``, ``-H``, ``--context``): it reaches the same
+    daemon (docker/cli cli/command/cli.go, resolveContextName, for every subcommand), on whose host
+    the container runs."""
+    words = shell.split_words(command)
+    cli = _cli_words(words)
+    at = len(words) - len(cli) + 1  # `run`: cli is the program, then the words from `run` on
+    return shlex.join(words[:at] + ["exec", "container", "sh"])
 
 
 def _run_container(words: list[str]) -> str | None:
