@@ -179,10 +179,13 @@ class Logins:
             self.pending = (host, True) if host is not None else None
             self.pending_from = shown
             self.pending_container = None
-        elif (program in _SUBSHELL_PROGRAMS or ("=" in first and "docker" in command)) and _opens_subshell(command):
+        elif (program in _SUBSHELL_PROGRAMS or "=" in first) and _opens_subshell(command):
             self.pending = (self.where(shown), False)
             # a container's shell (docker/podman/kubectl exec), or one opened in the container's
             self.pending_container = self.container()
+            if "=" in first:  # `CUDA_VISIBLE_DEVICES=1 bash`, `DOCKER_HOST=ssh://… docker exec -it …`
+                words = shell.split_words(command)
+                program = words[_past_assignments(words)].rsplit("/", 1)[-1]
             if program not in ("sudo", "su", "bash", "zsh", "sh"):
                 run = _run_container(_cli_words(shell.split_words(command)))
                 # `docker -H ssh://… run -it IMAGE bash`, `docker --context gpu07 run …`: the
@@ -289,6 +292,15 @@ def _opens_subshell(command: str) -> bool:
     words = shell.split_words(command)
     if any(w in _CONTROL for w in words):
         return False
+    if "=" in words[0]:
+        # `CUDA_VISIBLE_DEVICES=1 bash`: the variables are the shell's, it opens as a bare `bash`
+        # does (bash(1), SIMPLE COMMAND EXPANSION); was no shell, so its `exit` left the login
+        # it was typed in, and the commands after it were no longer that host's
+        at = _past_assignments(words)
+        if at == len(words):
+            return False
+        if words[at].rsplit("/", 1)[-1] not in ("docker", "podman"):
+            return words[at].rsplit("/", 1)[-1] in _SUBSHELL_PROGRAMS and _opens_subshell(shlex.join(words[at:]))
     if "=" in words[0] or words[0].rsplit("/", 1)[-1] in ("docker", "podman"):
         words = _cli_words(words)
         if not words:
@@ -311,13 +323,19 @@ _GLOBAL_VALUE_FLAGS = frozenset({"-H", "--host", "-c", "--context", "--config", 
 """The docker CLI's own options before its command that take a value (docker/cli cli/flags/options.go)."""
 
 
+def _past_assignments(words: list[str]) -> int:
+    """Where the program of ``words`` is, past the variables set before it (``A=1 B=2 bash``)."""
+    i = 0
+    while i < len(words) and "=" in words[i] and words[i].split("=", 1)[0].isidentifier():
+        i += 1
+    return i
+
+
 def _cli_words(words: list[str]) -> list[str]:
     """``words`` of a docker or podman command from the program on, without the variables set
     before it (``DOCKER_HOST=ssh://gpu07``) nor the CLI's own options (``-H ssh://gpu07``,
     ``--context gpu07``); empty for another program."""
-    i = 0
-    while i < len(words) and "=" in words[i] and words[i].split("=", 1)[0].isidentifier():
-        i += 1
+    i = _past_assignments(words)
     if i >= len(words) or words[i].rsplit("/", 1)[-1] not in ("docker", "podman"):
         return []
     out, j = [words[i]], i + 1
