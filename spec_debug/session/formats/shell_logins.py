@@ -179,13 +179,15 @@ class Logins:
             self.pending = (host, True) if host is not None else None
             self.pending_from = shown
             self.pending_container = None
-        elif (program in _SUBSHELL_PROGRAMS or "=" in first) and _opens_subshell(command):
+        elif (program in _SUBSHELL_PROGRAMS or "=" in first or program == "env") and _opens_subshell(command):
             self.pending = (self.where(shown), False)
             # a container's shell (docker/podman/kubectl exec), or one opened in the container's
             self.pending_container = self.container()
             if "=" in first:  # `CUDA_VISIBLE_DEVICES=1 bash`, `DOCKER_HOST=ssh://… docker exec -it …`
                 words = shell.split_words(command)
                 program = words[_past_assignments(words)].rsplit("/", 1)[-1]
+            elif program == "env":
+                program = "sh"  # `env CUDA_VISIBLE_DEVICES=1 bash`: a shell, no container's (_opens_subshell)
             if program not in ("sudo", "su", "bash", "zsh", "sh"):
                 run = _run_container(_cli_words(shell.split_words(command)))
                 # `docker -H ssh://… run -it IMAGE bash`, `docker --context gpu07 run …`: the
@@ -292,6 +294,16 @@ def _opens_subshell(command: str) -> bool:
     words = shell.split_words(command)
     if any(w in _CONTROL for w in words):
         return False
+    if words[0].rsplit("/", 1)[-1] == "env":
+        # `env CUDA_VISIBLE_DEVICES=1 bash`, `env -i bash`: env runs the shell with those variables
+        # (coreutils env(1): its options, -u NAME and -C DIR with a value, then NAME=VALUE, then
+        # the command), which opens as a bare one does
+        at = 1
+        while at < len(words) and words[at][:1] == "-":
+            at += 2 if words[at] in ("-u", "--unset", "-C", "--chdir") else 1
+        at += _past_assignments(words[at:])
+        return at < len(words) and words[at].rsplit("/", 1)[-1] in ("sudo", "su", "bash", "zsh", "sh") \
+            and _opens_subshell(shlex.join(words[at:]))
     if "=" in words[0]:
         # `CUDA_VISIBLE_DEVICES=1 bash`: the variables are the shell's, it opens as a bare `bash`
         # does (bash(1), SIMPLE COMMAND EXPANSION); was no shell, so its `exit` left the login
