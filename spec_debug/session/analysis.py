@@ -1192,6 +1192,9 @@ class _SessionState:
             # typed in a container's shell a terminal log saw opened: it ran in that container,
             # as `docker exec sglang CMD` would have (formats.shell_logins.Logins.containers)
             target = replace(target, container=ev.container)
+            typed_in = True
+        else:
+            typed_in = False
         # the pivot logic's kind of step: a look at an installed version (`pip show sglang`) is
         # "other" in commands[], but no retry of a failed launch (was: the turn to it went unnoticed)
         step = category
@@ -1213,8 +1216,11 @@ class _SessionState:
         if ev.command:
             host = target.host or ev.host
             # the user and folder of the shell the command was typed in (a log's prompt, Claude
-            # Code's cwd), unless it went on through ssh or into a container
+            # Code's cwd), unless it went on through ssh or into a container. The folder a
+            # container's own shell shows (`root@a1b2c3d4e5f6:/sgl-workspace#`) is the one the
+            # command ran in there; its user is the container's, no login to the host (distill)
             here = target.host is None and target.container is None
+            folder_here = here or typed_in
             port, jump = target.port or (ev.port if here else None), target.jump
             if self.login_hops is not None:
                 # typed at the prompt of a host a login reached (through a bastion, on a port)
@@ -1229,7 +1235,7 @@ class _SessionState:
                 (target.inner or ev.command)[:MAX_COMMAND_CHARS], target.user or (ev.user if here else None),
                 port, jump, target.container,
                 ev.description, self._why(st) if 0 <= ev.seq - st.last_text_seq <= QUOTE_REACH else "", ev.timestamp,
-                ev.file, ev.line, None, ev.cwd if here else None)
+                ev.file, ev.line, None, ev.cwd if folder_here else None)
             if self.kept_commands.add(record):  # _keep inline
                 self.dropped += 1
             if self.source.format == "text":

@@ -15,12 +15,33 @@ from dataclasses import dataclass
 _JOB_END = re.compile(
     r"^\[\d+\]\s*[+-]?\s+(?:\d+ +)?"
     r"(?P<status>Exit (?P<code>\d+)|exit (?P<zcode>\d+)|Killed|killed|Terminated|terminated|Segmentation fault"
-    r"|segmentation fault|Aborted|abort|Done|done)(?: \(core dumped\))?\s+(?P<command>\S.*?)"
+    r"|segmentation fault|Aborted|abort|Done|done|Bus error|Interrupt|Hangup|Quit|Illegal instruction"
+    r"|Floating point exception|Trace/breakpoint trap|Broken pipe|Alarm clock|User defined signal [12]"
+    r"|bus error|interrupt|hangup|quit|illegal hardware instruction|floating point exception|trace trap"
+    r"|broken pipe|alarm|user-defined signal [12])"
+    r"(?:\s*\(core dumped\))?(?:\s+|(?<=exception))(?P<command>\S.*?)"
     r"(?:  \(wd: (?P<wd>[^\n]*?)\))?\s*$", re.M)
-"""bash adds ``  (wd: DIR)`` after the command of a job started in another folder than the shell
-is in now (bash jobs.c ``print_pipeline``, ``polite_directory_format``: ``~`` for home)."""
+"""bash pads the status to 24 columns, then writes ``(core dumped) `` where the job left a core,
+then the command (bash jobs.c ``print_pipeline``: ``LONGEST_SIGNAL_DESC``): ``Segmentation fault
+(core dumped) python3 ...`` after six spaces, ``Floating point exceptionpython3 ...`` with none (the
+description is 24 characters). A signal's description is the C library's (``strsignal``: glibc's
+"Bus error" for the SIGBUS a too small /dev/shm gives PyTorch's workers in a container, "Interrupt",
+"Hangup"). bash adds ``  (wd: DIR)`` after the command of a job started in another folder than the
+shell is in now (``polite_directory_format``: ``~`` for home). zsh writes its own lower-case
+messages (``[1]    bus error  sleep 101``, ``[1]  + segmentation fault (core dumped)  sleep 105``;
+its signal table: "illegal hardware instruction", "trace trap", "alarm", "user-defined signal 1").
+Recorded with bash 5.2.15 and zsh 5.9 under util-linux script 2.38.1 (``kill -BUS %1``, ``kill
+-SEGV %1`` after ``ulimit -c unlimited``)."""
 _SIGNALLED = {"killed": (137, "SIGKILL"), "terminated": (143, "SIGTERM"), "segmentation fault": (139, "SIGSEGV"),
-              "aborted": (134, "SIGABRT"), "abort": (134, "SIGABRT"), "done": (0, None)}
+              "aborted": (134, "SIGABRT"), "abort": (134, "SIGABRT"), "done": (0, None),
+              "hangup": (129, "SIGHUP"), "interrupt": (130, "SIGINT"), "quit": (131, "SIGQUIT"),
+              "illegal instruction": (132, "SIGILL"), "trace/breakpoint trap": (133, "SIGTRAP"),
+              "bus error": (135, "SIGBUS"), "floating point exception": (136, "SIGFPE"),
+              "user defined signal 1": (138, "SIGUSR1"), "user defined signal 2": (140, "SIGUSR2"),
+              "broken pipe": (141, "SIGPIPE"), "alarm clock": (142, "SIGALRM"),
+              "illegal hardware instruction": (132, "SIGILL"), "trace trap": (133, "SIGTRAP"),
+              "alarm": (142, "SIGALRM"), "user-defined signal 1": (138, "SIGUSR1"),
+              "user-defined signal 2": (140, "SIGUSR2")}
 """A job's status word and its exit status (128 + the signal's number on Linux, signal(7))."""
 
 

@@ -33,11 +33,11 @@ def test_a_run_containers_shell(tmp_path: Path) -> None:
     doc = analyze_path(path).to_json()
     assert [(c["command"], c["host"], c["container"], c["cwd"]) for c in doc["commands"]] == [
         ("docker run -it --gpus all --shm-size 32g -v /models:/models lmsysorg/sglang:latest bash", "gpu01", None, "~"),
-        ("nvidia-smi -L", "gpu01", "docker:3f9c2a7b1d04", None),
-        ("exit", "gpu01", "docker:3f9c2a7b1d04", None),
+        ("nvidia-smi -L", "gpu01", "docker:3f9c2a7b1d04", "/sgl-workspace"),
+        ("exit", "gpu01", "docker:3f9c2a7b1d04", "/sgl-workspace"),
         ("docker run --rm -it --name sgl lmsysorg/sglang:latest /bin/bash", "gpu01", None, "~"),
-        ("python3 -c 'import sglang'", "gpu01", "docker:sgl", None),
-        ("exit", "gpu01", "docker:sgl", None),
+        ("python3 -c 'import sglang'", "gpu01", "docker:sgl", "/sgl-workspace"),
+        ("exit", "gpu01", "docker:sgl", "/sgl-workspace"),
         ("docker run --rm lmsysorg/sglang:latest nvidia-smi -L", "gpu01", None, "~"),
         ("ls", "gpu01", None, "~")]
 

@@ -37,11 +37,11 @@ def test_a_container_shells_commands_ran_in_the_container(tmp_path: Path) -> Non
     assert [(c["command"], c["host"], c["container"], c["cwd"]) for c in doc["commands"]] == [
         ("docker exec -it sglang bash", "gpu01", "docker:sglang", None),
         ("python3 -m sglang.launch_server --model-path /models/x --speculative-algorithm EAGLE3", "gpu01",
-         "docker:sglang", None),
-        ("bash", "gpu01", "docker:sglang", None),
-        ("nvidia-smi -L", "gpu01", "docker:sglang", None),
-        ("exit", "gpu01", "docker:sglang", None),
-        ("exit", "gpu01", "docker:sglang", None),
+         "docker:sglang", "/sgl-workspace"),
+        ("bash", "gpu01", "docker:sglang", "/sgl-workspace"),
+        ("nvidia-smi -L", "gpu01", "docker:sglang", "/sgl-workspace"),
+        ("exit", "gpu01", "docker:sglang", "/sgl-workspace"),
+        ("exit", "gpu01", "docker:sglang", "/sgl-workspace"),
         ("docker exec -it nosuch bash", "gpu01", "docker:nosuch", None),
         ("nvidia-smi -L", "gpu01", None, "~")]
     ran = {c["seq"]: c["command"] for c in doc["commands"]}

@@ -9,7 +9,9 @@ reached it by."""
 
 from __future__ import annotations
 
-from spec_debug.session import shell
+import shlex
+
+from spec_debug.session import docker_contexts, shell
 from spec_debug.session.login_hops import short_name
 from spec_debug.session.terminal_wait import waits_at_terminal
 
@@ -170,20 +172,38 @@ class Logins:
         program = first.rsplit("/", 1)[-1]
         if "=" in command or first == "for":
             shell.note_variables(command, self.variables.setdefault(self.where(shown), {}))
+        if "context " in command:  # `docker context create gpu07 --docker host=ssh://…`, `… use gpu07`
+            docker_contexts.note_contexts(command, self.variables.setdefault(self.where(shown), {}))
         if program in _LOGIN_PROGRAMS:
             host = _login_host(command, self.variables.get(self.where(shown)))
             self.pending = (host, True) if host is not None else None
             self.pending_from = shown
             self.pending_container = None
-        elif (program in _SUBSHELL_PROGRAMS or ("=" in first and "docker" in command)) and _opens_subshell(command):
+        elif (program in _SUBSHELL_PROGRAMS or "=" in first or program == "env") and _opens_subshell(command):
             self.pending = (self.where(shown), False)
             # a container's shell (docker/podman/kubectl exec), or one opened in the container's
             self.pending_container = self.container()
+            if "=" in first:  # `CUDA_VISIBLE_DEVICES=1 bash`, `DOCKER_HOST=ssh://… docker exec -it …`
+                words = shell.split_words(command)
+                program = words[_past_assignments(words)].rsplit("/", 1)[-1]
+            elif program == "env":
+                program = "sh"  # `env CUDA_VISIBLE_DEVICES=1 bash`: a shell, no container's (_opens_subshell)
             if program not in ("sudo", "su", "bash", "zsh", "sh"):
-                target = shell.parse_target(command)
+                run = _run_container(_cli_words(shell.split_words(command)))
+                # `docker -H ssh://… run -it IMAGE bash`, `docker --context gpu07 run …`: the
+                # container runs where the same CLI's exec would reach, the daemon's host
+                execs = _as_exec(command) if run is not None else command
+                target = shell.parse_target(execs)
+                known = self.variables.get(self.where(shown)) if target.host is None else None
+                if known and target.container is not None:
+                    # `export DOCKER_HOST=ssh://…`, or a context this log created (`docker --context
+                    # gpu07 exec -it …`, `docker context use gpu07`): the daemon's host, as the
+                    # analysis places that exec itself (docker_contexts)
+                    target = docker_contexts.with_context_host(
+                        execs, shell.with_daemon_host(execs, target, known), known)
                 if target.host is not None:  # `docker -H ssh://root@gpu07 exec -it ...`, DOCKER_HOST=
                     self.pending = (target.host, False)
-                self.pending_container = _run_container(_cli_words(shell.split_words(command))) or target.container
+                self.pending_container = run or target.container
 
 
 def _same_machine(a: str, b: str) -> bool:
@@ -274,6 +294,25 @@ def _opens_subshell(command: str) -> bool:
     words = shell.split_words(command)
     if any(w in _CONTROL for w in words):
         return False
+    if words[0].rsplit("/", 1)[-1] == "env":
+        # `env CUDA_VISIBLE_DEVICES=1 bash`, `env -i bash`: env runs the shell with those variables
+        # (coreutils env(1): its options, -u NAME and -C DIR with a value, then NAME=VALUE, then
+        # the command), which opens as a bare one does
+        at = 1
+        while at < len(words) and words[at][:1] == "-":
+            at += 2 if words[at] in ("-u", "--unset", "-C", "--chdir") else 1
+        at += _past_assignments(words[at:])
+        return at < len(words) and words[at].rsplit("/", 1)[-1] in ("sudo", "su", "bash", "zsh", "sh") \
+            and _opens_subshell(shlex.join(words[at:]))
+    if "=" in words[0]:
+        # `CUDA_VISIBLE_DEVICES=1 bash`: the variables are the shell's, it opens as a bare `bash`
+        # does (bash(1), SIMPLE COMMAND EXPANSION); was no shell, so its `exit` left the login
+        # it was typed in, and the commands after it were no longer that host's
+        at = _past_assignments(words)
+        if at == len(words):
+            return False
+        if words[at].rsplit("/", 1)[-1] not in ("docker", "podman"):
+            return words[at].rsplit("/", 1)[-1] in _SUBSHELL_PROGRAMS and _opens_subshell(shlex.join(words[at:]))
     if "=" in words[0] or words[0].rsplit("/", 1)[-1] in ("docker", "podman"):
         words = _cli_words(words)
         if not words:
@@ -296,19 +335,36 @@ _GLOBAL_VALUE_FLAGS = frozenset({"-H", "--host", "-c", "--context", "--config", 
 """The docker CLI's own options before its command that take a value (docker/cli cli/flags/options.go)."""
 
 
+def _past_assignments(words: list[str]) -> int:
+    """Where the program of ``words`` is, past the variables set before it (``A=1 B=2 bash``)."""
+    i = 0
+    while i < len(words) and "=" in words[i] and words[i].split("=", 1)[0].isidentifier():
+        i += 1
+    return i
+
+
 def _cli_words(words: list[str]) -> list[str]:
     """``words`` of a docker or podman command from the program on, without the variables set
     before it (``DOCKER_HOST=ssh://gpu07``) nor the CLI's own options (``-H ssh://gpu07``,
     ``--context gpu07``); empty for another program."""
-    i = 0
-    while i < len(words) and "=" in words[i] and words[i].split("=", 1)[0].isidentifier():
-        i += 1
+    i = _past_assignments(words)
     if i >= len(words) or words[i].rsplit("/", 1)[-1] not in ("docker", "podman"):
         return []
     out, j = [words[i]], i + 1
     while j < len(words) and words[j][:1] == "-":
         j += 2 if words[j] in _GLOBAL_VALUE_FLAGS else 1
     return out + words[j:]
+
+
+def _as_exec(command: str) -> str:
+    """``command``, a ``docker|podman run``, as an exec of its CLI with the same variables before it
+    and the same options of its own (``DOCKER_HOST=…``, ``-H``, ``--context``): it reaches the same
+    daemon (docker/cli cli/command/cli.go, resolveContextName, for every subcommand), on whose host
+    the container runs."""
+    words = shell.split_words(command)
+    cli = _cli_words(words)
+    at = len(words) - len(cli) + 1  # `run`: cli is the program, then the words from `run` on
+    return shlex.join(words[:at] + ["exec", "container", "sh"])
 
 
 def _run_container(words: list[str]) -> str | None:

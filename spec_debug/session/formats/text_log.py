@@ -518,10 +518,13 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     if recorded is not None:
         state.timestamp = recorded.timestamp
         yield from state.run_recorded(recorded.command)
+    marked = state.marked_statuses
     displayed = _two_row_prompts(_displayed(_fish_typed_after_output(_typed_after_output(lines), columns), columns,
-                                            resizes, state.failed_prompts))
+                                            resizes, state.failed_prompts, marked))
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
         state.timestamp = timestamp if timestamp is not None else state.clock
+        if marked and lineno in marked:
+            state.status_marked(marked.pop(lineno))  # before the prompt after it closes its output
         if "\n" in line:  # a multi-line paste at a prompt (_pasted_rows)
             yield from state.feed_pasted(line, lineno)
             continue
@@ -942,6 +945,17 @@ as one line, a ``watch``'s last redraw was joined to the next prompt, and the co
 lost (``ls /nope`` read as "ls /nopetil 97%vm: Sat Dec 5 ..." in a bash 5.2 typescript)."""
 
 
+_COMMAND_FINISHED = re.compile(r"\x1b\](?:133|633);D;(\d{1,3})(?=[;\x07\x1b])")
+"""The mark a shell with terminal integration writes when a command ends, with its exit status,
+before the next prompt: FinalTerm's semantic prompts, ``ESC ] 133 ; D ; <status> BEL`` (kitty's,
+WezTerm's, iTerm2's and Ghostty's shell integration; fish 4 writes it itself; zellij's docs, "Shell
+Integration (OSC 133)"), and VS Code's own dialect ``ESC ] 633 ; D ; <status> BEL`` (microsoft/vscode
+src/vs/workbench/contrib/terminal/common/scripts/shellIntegration-bash.sh, ``__vsc_command_complete``;
+a bare ``633;D`` after an empty line has no status). Recorded: bash 5.2 under util-linux script
+2.38.1 with ``PROMPT_COMMAND='printf "\\033]133;D;%s\\007" $?'``, ``PS0='\\033]133;C\\007'``: the
+mark of a command with no output is on the row its own echo ends, before the next prompt."""
+
+
 _RAW_CTRL_C = "\x03"
 """Ctrl-C echoed as the byte itself: with ``stty -echoctl`` the tty echoes a control character as
 is, not as ``^C`` (termios(3), ECHOCTL), so a typescript holds the raw byte where the key was
@@ -959,7 +973,9 @@ the key only under ECHOCTL; bash 5.2.15 under util-linux script 2.38.1: ``root@g
 
 def _displayed(lines: Iterator[tuple[int, str, str | None]], columns: int | None = None,
                resizes: deque[tuple[int, int]] | None = None,
-               failed: set[int] | None = None) -> Iterator[tuple[int, str, str | None]]:
+               failed: set[int] | None = None,
+               marked: dict[int, int] | None = None) -> Iterator[tuple[int, str, str | None]]:
+    """``marked``: filled in with the status each line's first :data:`_COMMAND_FINISHED` mark gives."""
     width = columns or _READLINE_COLUMNS  # the terminal's, where script(1)'s header or the recording's gives it
     reading = False  # the line before was a prompt's first row, readline still reading (PS1='...\n$ ')
     for lineno, line, timestamp in lines:
@@ -967,6 +983,8 @@ def _displayed(lines: Iterator[tuple[int, str, str | None]], columns: int | None
             width = resizes.popleft()[1]  # the window resized before the event that ended this line
         if failed is not None and ("➜" in line or "❯" in line) and _FAILED_PROMPT.search(line):
             failed.add(lineno)
+        if marked is not None and ";D;" in line and (finished := _COMMAND_FINISHED.search(line)) is not None:
+            marked[lineno] = int(finished.group(1))
         if line[:1] == "S" and line.startswith(_SCRIPT_STARTED) and (c := _SCRIPT_COLUMNS.search(line)):
             width = int(c.group(1)) if int(c.group(1)) > 0 else _READLINE_COLUMNS
         if reading and _PASTE_ON not in line and _may_wrap(line):
@@ -1612,6 +1630,9 @@ class _State:
         """Exit status of the open call, when the log states it apart from the output."""
         self.failed_shown = False
         """The prompt after the open call showed that it failed, not its status (:data:`_FAILED_PROMPT`)."""
+        self.marked_statuses: dict[int, int] = {}
+        """Line -> the exit status the shell's command-finished mark on it gave the command before
+        (:data:`_COMMAND_FINISHED`). Filled in as the lines are shown (:func:`_displayed`)."""
         self.failed_prompts: set[int] = set()
         """The lines whose prompt's arrow is red (:data:`_FAILED_PROMPT`): the command before
         failed. Filled in as the lines are shown (:func:`_displayed`)."""
@@ -2295,6 +2316,15 @@ class _State:
                 and ((rows := self._last_rows()) and _left_at_eof(rows)
                      or 0 < code < 128 and rows and rows[-1].rstrip()[-1:] in ("$", "#", "%", ">")
                      and _prompt(rows[-1].rstrip() + " x") is not None):
+            self.exit_code = code
+
+    def status_marked(self, code: int) -> None:
+        """The shell marked the open command finished with status ``code`` (:data:`_COMMAND_FINISHED`):
+        its exit status, as the shell knew it. Not an ``exit``'s or ``logout``'s: the mark after it
+        is the outer shell's, for the command that opened the shell left (ssh's status is the remote
+        shell's, that of the last command it ran)."""
+        if self.kind == "tool_result" and self.call_id is not None and self.exit_code is None \
+                and self.open_command.split(None, 1)[:1] not in (["exit"], ["logout"]):
             self.exit_code = code
 
     # -- one line -----------------------------------------------------------
