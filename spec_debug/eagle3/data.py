@@ -1082,6 +1082,21 @@ def _float_states(path: Path, key: str, states: Tensor) -> Tensor:
         raise DataError(f"{path}: {key} is {str(states.dtype).replace('torch.', '')}, not "
                         "floating point: the activations were cast (or quantized without "
                         "their scales)", hint="save the hidden states in bfloat16 or float32")
+    if states.dtype.itemsize == 1:
+        # FP8: no torch-file writer stores scales beside its states (speculators' FP8
+        # connector writes safetensors, read with its hidden_states_scales by
+        # _read_speculators, which refuses FP8 without them). torch's cast saturates at the
+        # format's largest value, so a plain .to(float8) clipped every larger activation, and
+        # a scaled one cannot be read back without its scales: scored, every state is off.
+        from spec_debug.eagle3.checkpoint import fp8_dtypes
+
+        if states.dtype in fp8_dtypes():
+            top = torch.finfo(states.dtype).max
+            raise DataError(f"{path}: {key} is {str(states.dtype)[6:]} with no scales "
+                            f"saved: a cast to it clips every activation beyond +-{top:g} "
+                            "there, and states divided by a scale to fit cannot be read "
+                            "back without it; scored, every state would be off",
+                            hint="dump the hidden states again in bfloat16 or float32")
     return states
 
 
