@@ -896,16 +896,10 @@ def _torch_load(path: Path) -> Any:
 
 
 def _torch_lacks(name: str) -> bool:
-    """Whether `name` (a global a pickle names: torch.uint16, torch._utils._rebuild_tensor_v3)
-    is under torch and missing from this torch."""
-    module, _, attribute = name.rpartition(".")
-    if module != "torch" and not module.startswith("torch."):
-        return False
-    try:
-        found = __import__(module, fromlist=[attribute])
-    except ImportError:
-        return True
-    return not hasattr(found, attribute)
+    """checkpoint.torch_lacks: shared with the draft checkpoint's pickle reader."""
+    from spec_debug.eagle3.checkpoint import torch_lacks
+
+    return torch_lacks(name)
 
 
 def _dtensors(path: Path) -> DataError:
@@ -993,17 +987,18 @@ def _load_torch_records(path: Path) -> list[dict]:
         # torch names the refused global "Unsupported global: GLOBAL x.y" (a class not on its
         # allowlist) or "unsupported GLOBAL x.y whose module x is blocked" (os.system pickled
         # by a __reduce__: posix.system); either way the name says what the file would run
-        refused = re.search(r"unsupported (?:global: )?GLOBAL ([\w.]+)", str(exc), re.IGNORECASE)
+        from spec_debug.eagle3.checkpoint import REFUSED_GLOBAL, newer_torch
+
+        refused = REFUSED_GLOBAL.search(str(exc))
         if refused and _torch_lacks(refused.group(1)):
             # a dtype, storage type or rebuild function a later torch added (this torch
             # pickles a uint16 tensor as torch._utils._rebuild_tensor_v3 and the global
             # torch.uint16; an older one has neither): the file is tensors saved by a newer
             # torch than this host's, not "other objects" to convert from numpy
-            raise DataError(f"{path}: it names {refused.group(1)}, which this torch "
-                            f"({torch.__version__}) does not have: the file was saved by a newer "
-                            "torch", hint="read it with a torch at least as new as the one that "
-                            "saved it (upgrade torch where the drafter runs), or save the sample "
-                            "with safetensors") from None
+            raise DataError(newer_torch(path, refused.group(1)),
+                            hint="read it with a torch at least as new as the one that saved "
+                                 "it (upgrade torch where the drafter runs), or save the "
+                                 "sample with safetensors") from None
         if refused or "Weights only load failed" in str(exc):
             # torch's own text tells the user to load untrusted pickles with
             # weights_only=False; the sample needs plain tensors instead
