@@ -1568,6 +1568,17 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
     NaN/Inf states are refused as speculators' check_hidden_states refuses them
     (src/speculators/data_generation/offline.py) and SpecForge skips them
     (scripts/prepare_hidden_states.py)."""
+    if sample.length == 1:
+        # said in the reason itself, as the skip note of a run that scored other files has no
+        # hint: one-token files are what a hook on the target writes when it saves on every
+        # forward of generate(), whose decode steps each run the one new token against the
+        # KV cache (transformers prepare_inputs_for_generation keeps the uncached tokens)
+        raise DataError(f"{sample.name}: 1 token, too short to score (a sample needs a token "
+                        "and the next one it predicts): one-token files are what a hook "
+                        "saving on every forward of generate() writes, one per decode step",
+                        hint="capture each sequence in one forward pass over all its tokens "
+                             "(prompt and response), one file per sequence, as speculators' "
+                             "and SpecForge's data generation do")
     if sample.length < 2:
         raise DataError(f"{sample.name}: {sample.length} token(s), too short to score")
     if sample.chunk_size and sample.chunk_size != spec.attention_chunk_size:
