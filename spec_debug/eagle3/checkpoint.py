@@ -1035,6 +1035,15 @@ def _load_bin(binary: Path) -> dict[str, Any]:
             raise CheckpointError(f"{binary}: cannot read: truncated (a zip archive "
                                   f"without its end, {binary.stat().st_size} bytes)",
                                   hint="copy or download it again") from None
+        refused = REFUSED_GLOBAL.search(str(exc))
+        if refused and torch_lacks(refused.group(1)):
+            # a rebuild function, dtype or storage type a later torch added: the weights were
+            # saved by a newer torch than this host's, not a module pickled whole
+            raise CheckpointError(newer_torch(binary, refused.group(1)),
+                                  hint="read it with a torch at least as new as the one that "
+                                       "saved it (upgrade torch where spec-debug runs), or "
+                                       "save the weights with save_pretrained "
+                                       "(safetensors)") from None
         pickled = _UNSAFE_GLOBAL.search(str(exc))
         if pickled:
             # torch >= 2.6 weights_only refusal: several paragraphs with terminal escapes,
@@ -1075,6 +1084,33 @@ def _tensors(state: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
 # torch serialization _weights_only_unpickler: "Unsupported global: GLOBAL mod.Name was not an
 # allowed global by default"
 _UNSAFE_GLOBAL = re.compile(r"Unsupported global: GLOBAL ([\w.]+)")
+
+# Either refusal of a global torch's weights_only unpickler words: "Unsupported global: GLOBAL
+# x.y" (a name not on its allowlist) or "unsupported GLOBAL x.y whose module x is blocked"
+REFUSED_GLOBAL = re.compile(r"unsupported (?:global: )?GLOBAL ([\w.]+)", re.IGNORECASE)
+
+
+def torch_lacks(name: str) -> bool:
+    """Whether `name` (a global a pickle names: torch.uint16, torch._utils._rebuild_tensor_v3)
+    is under torch and missing from this torch: the file was saved by a newer torch (this
+    torch pickles a uint16 tensor as torch._utils._rebuild_tensor_v3 with the global
+    torch.uint16; an older one has neither), not one that pickles other objects."""
+    module, _, attribute = name.rpartition(".")
+    if module != "torch" and not module.startswith("torch."):
+        return False
+    try:
+        found = __import__(module, fromlist=[attribute])
+    except ImportError:
+        return True
+    return not hasattr(found, attribute)
+
+
+def newer_torch(path: Path, name: str) -> str:
+    """What a torch file naming `name` (torch_lacks(name)) is: saved by a newer torch."""
+    import torch
+
+    return (f"{path}: it names {name}, which this torch ({torch.__version__}) does not have: "
+            "the file was saved by a newer torch")
 
 
 def normalise_draft_name(name: str) -> str:

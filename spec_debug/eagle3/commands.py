@@ -136,10 +136,15 @@ def eval_command(
         print(json.dumps(result, indent=2))
         return
     console.print(_per_position_table(result))
+    # `tokens` (the JSON field) counts rows: after speculators' shift_batch a sample of T
+    # tokens has T - 1 (its last token predicts nothing); said as rows, beside the tokens a
+    # user counts in the files (len(token_ids) of each), which "tokens 42" of 45 contradicted
+    rows, samples = result["tokens"], result["samples"]
     console.print(
         f"expected accept length (chain, K={result['steps']}): "
-        f"[bold]{result['expected_accept_length']:.3f}[/bold]   samples {result['samples']}   "
-        f"tokens {result['tokens']}   {result['tokens_per_s']:.0f} tok/s on {result['device']}")
+        f"[bold]{result['expected_accept_length']:.3f}[/bold]   samples {samples}   "
+        f"rows {rows} (of {rows + samples} tokens)   {result['tokens_per_s']:.0f} rows/s "
+        f"on {result['device']}")
     console.print(f"layout {result['layout']} ({result['layout_source']})"
                   + (f" = layers {result['layout_layer_ids']}" if result["layout_layer_ids"]
                      else "") + f"; embeddings from the {result['embed_source']}")

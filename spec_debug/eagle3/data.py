@@ -896,16 +896,10 @@ def _torch_load(path: Path) -> Any:
 
 
 def _torch_lacks(name: str) -> bool:
-    """Whether `name` (a global a pickle names: torch.uint16, torch._utils._rebuild_tensor_v3)
-    is under torch and missing from this torch."""
-    module, _, attribute = name.rpartition(".")
-    if module != "torch" and not module.startswith("torch."):
-        return False
-    try:
-        found = __import__(module, fromlist=[attribute])
-    except ImportError:
-        return True
-    return not hasattr(found, attribute)
+    """checkpoint.torch_lacks: shared with the draft checkpoint's pickle reader."""
+    from spec_debug.eagle3.checkpoint import torch_lacks
+
+    return torch_lacks(name)
 
 
 def _dtensors(path: Path) -> DataError:
@@ -993,17 +987,18 @@ def _load_torch_records(path: Path) -> list[dict]:
         # torch names the refused global "Unsupported global: GLOBAL x.y" (a class not on its
         # allowlist) or "unsupported GLOBAL x.y whose module x is blocked" (os.system pickled
         # by a __reduce__: posix.system); either way the name says what the file would run
-        refused = re.search(r"unsupported (?:global: )?GLOBAL ([\w.]+)", str(exc), re.IGNORECASE)
+        from spec_debug.eagle3.checkpoint import REFUSED_GLOBAL, newer_torch
+
+        refused = REFUSED_GLOBAL.search(str(exc))
         if refused and _torch_lacks(refused.group(1)):
             # a dtype, storage type or rebuild function a later torch added (this torch
             # pickles a uint16 tensor as torch._utils._rebuild_tensor_v3 and the global
             # torch.uint16; an older one has neither): the file is tensors saved by a newer
             # torch than this host's, not "other objects" to convert from numpy
-            raise DataError(f"{path}: it names {refused.group(1)}, which this torch "
-                            f"({torch.__version__}) does not have: the file was saved by a newer "
-                            "torch", hint="read it with a torch at least as new as the one that "
-                            "saved it (upgrade torch where the drafter runs), or save the sample "
-                            "with safetensors") from None
+            raise DataError(newer_torch(path, refused.group(1)),
+                            hint="read it with a torch at least as new as the one that saved "
+                                 "it (upgrade torch where the drafter runs), or save the "
+                                 "sample with safetensors") from None
         if refused or "Weights only load failed" in str(exc):
             # torch's own text tells the user to load untrusted pickles with
             # weights_only=False; the sample needs plain tensors instead
@@ -1082,6 +1077,21 @@ def _float_states(path: Path, key: str, states: Tensor) -> Tensor:
         raise DataError(f"{path}: {key} is {str(states.dtype).replace('torch.', '')}, not "
                         "floating point: the activations were cast (or quantized without "
                         "their scales)", hint="save the hidden states in bfloat16 or float32")
+    if states.dtype.itemsize == 1:
+        # FP8: no torch-file writer stores scales beside its states (speculators' FP8
+        # connector writes safetensors, read with its hidden_states_scales by
+        # _read_speculators, which refuses FP8 without them). torch's cast saturates at the
+        # format's largest value, so a plain .to(float8) clipped every larger activation, and
+        # a scaled one cannot be read back without its scales: scored, every state is off.
+        from spec_debug.eagle3.checkpoint import fp8_dtypes
+
+        if states.dtype in fp8_dtypes():
+            top = torch.finfo(states.dtype).max
+            raise DataError(f"{path}: {key} is {str(states.dtype)[6:]} with no scales "
+                            f"saved: a cast to it clips every activation beyond +-{top:g} "
+                            "there, and states divided by a scale to fit cannot be read "
+                            "back without it; scored, every state would be off",
+                            hint="dump the hidden states again in bfloat16 or float32")
     return states
 
 
@@ -1558,6 +1568,17 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
     NaN/Inf states are refused as speculators' check_hidden_states refuses them
     (src/speculators/data_generation/offline.py) and SpecForge skips them
     (scripts/prepare_hidden_states.py)."""
+    if sample.length == 1:
+        # said in the reason itself, as the skip note of a run that scored other files has no
+        # hint: one-token files are what a hook on the target writes when it saves on every
+        # forward of generate(), whose decode steps each run the one new token against the
+        # KV cache (transformers prepare_inputs_for_generation keeps the uncached tokens)
+        raise DataError(f"{sample.name}: 1 token, too short to score (a sample needs a token "
+                        "and the next one it predicts): one-token files are what a hook "
+                        "saving on every forward of generate() writes, one per decode step",
+                        hint="capture each sequence in one forward pass over all its tokens "
+                             "(prompt and response), one file per sequence, as speculators' "
+                             "and SpecForge's data generation do")
     if sample.length < 2:
         raise DataError(f"{sample.name}: {sample.length} token(s), too short to score")
     if sample.chunk_size and sample.chunk_size != spec.attention_chunk_size:
