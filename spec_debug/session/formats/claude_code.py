@@ -1457,6 +1457,44 @@ def read_file_text(output: str) -> str | None:
     return _NUMBERED_LINE.sub("", output)
 
 
+_READ_ROW = re.compile(r"(?: *(\d+)\u2192|(\d+)\t)")
+
+
+def numbered_copy_text(output: str) -> str | None:
+    """The file's text in a Read result that is its numbered copy alone, for a line that keeps no
+    plain copy beside it (no ``toolUseResult.file.content``: sessions of older CLIs, a sub-agent's
+    messages copied into the trunk's ``agent_progress`` lines, stream-json without
+    ``tool_use_result``). Sound, unlike :func:`read_file_text`, which knows the call was a Read:
+    every line must be numbered, in the arrow shape (``     4→…``, the number right-aligned or
+    not) or newer CLIs' tab shape (``4\t…``, never padded: ``cat -n`` pads it), all in one
+    shape, numbered one after another from the first (an offset read starts past 1), with
+    nothing after the last but :data:`READ_REMINDER`. An Edit's snippet (a header line first),
+    an empty file's note or any other output is None. Runs on results without the plain copy
+    whose first characters hold the arrow or a tab alone."""
+    first = _READ_ROW.match(output)
+    if first is None:
+        return None
+    cut = output.find(READ_REMINDER, max(0, len(output) - 1024))
+    if cut >= 0:
+        output = output[:cut]
+    lines = output.split("\n")
+    end = ""
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
+        end = "\n"
+    arrow = first.group(1) is not None
+    n = int(first.group(1) if arrow else first.group(2))
+    text = []
+    match = _READ_ROW.match
+    for line in lines:
+        row = match(line)
+        if row is None or (row.group(1) if arrow else row.group(2)) != str(n):
+            return None
+        text.append(line[row.end():])
+        n += 1
+    return "\n".join(text) + end
+
+
 _PERSISTED = re.compile(r"^<persisted-output>\s*(?:Output too large \([^)]*\)\. Full output saved to|Tool result saved to)"
                         r": (.+?)\s*$", re.MULTILINE)
 PERSISTED_HEAD = 256 * 1024
@@ -1618,6 +1656,16 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         # read from the numbered copy, a traceback in a log it read lost its exception line (each
         # line began with its number) and every error quoted "4→RuntimeError: ...".
         output = text
+    elif not is_error and ("\u2192" in (head := output[:12]) or "\t" in head) \
+            and (result is None or result.__class__ is dict and result.get("type") == "text"
+                 and result.get("file").__class__ is dict):
+        # A Read result with no plain copy of the file beside it (older CLIs wrote no
+        # toolUseResult, a trunk's agent_progress copy of a sub-agent's line has none, nor has
+        # stream-json of older CLIs): the numbered text alone, whose numbers are taken off when
+        # every line has one (numbered_copy_text). Read as sent, a traceback in a log it read lost
+        # its exception line ("4→RuntimeError: ...").
+        if (plain := numbered_copy_text(output)) is not None:
+            output = plain
     # Each marker holds a capital letter that many outputs lack (an ``ls -la`` has neither):
     # ``in`` finds one character with memchr, ~20x faster than it scans for the whole marker, so
     # a text without it is passed over at that speed; with it, the marker is looked for as before.
