@@ -1676,7 +1676,8 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         m = _WORKFLOW_DIR.search(output)
         agent_ref = WORKFLOW_PREFIX + m.group(1) if m else None
     exit_code = exit_code_of(output) if is_error else None
-    if not is_error and isinstance(result, dict) and result.get("returnCodeInterpretation") in _EXIT_1_WORDS:
+    if not is_error and isinstance(result, dict) \
+            and (said := result.get("returnCodeInterpretation")).__class__ is str and said in _EXIT_1_WORDS:
         exit_code = 1  # grep that matched nothing, diff of files that differ: an answer, not exit 0
     if isinstance(result, list) and (process := stream_result(output)) is not None:
         # An MCP tool's result (toolUseResult is then its content blocks, [{"type": "text", ...}],
