@@ -1625,10 +1625,12 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         result = obj.get("tool_use_result")
     is_error = block.get("is_error") is True or _failed_by_cli_words(block, result, output)
     agent_ref = status = None
+    launched = False  # a background agent's launch receipt whose toolUseResult names no agent
     if isinstance(result, dict):
         agent_ref = result.get("agentId") if isinstance(result.get("agentId"), str) else None
         status = result.get("status") if isinstance(result.get("status"), str) else None
         if status == "async_launched":
+            launched = agent_ref is None
             # A background agent was started (2.1.2xx: every agent, by default): how it ends comes
             # later, in a <task-notification> or a TaskOutput poll (:func:`_agent_poll`), which
             # claude_session gives the agent; with neither (a session cut off while it ran) it was
@@ -1675,6 +1677,12 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
     if agent_ref is None and "T" in output and "Transcript dir: " in output:
         m = _WORKFLOW_DIR.search(output)
         agent_ref = WORKFLOW_PREFIX + m.group(1) if m else None
+    if launched and agent_ref is not None and not is_error and not agent_ref.startswith(WORKFLOW_PREFIX):
+        # A background agent's launch whose toolUseResult names no agent (a nested spawn's: only
+        # the trunk's result carries agentId): the receipt's "agentId: …" line names it, and it
+        # runs until a note or a poll says how it ended, as a trunk's does (was "completed", or
+        # "failed" when its calls so far had failed, in a session cut off while it ran)
+        status = ASYNC_RUNNING
     exit_code = exit_code_of(output) if is_error else None
     if not is_error and isinstance(result, dict) \
             and (said := result.get("returnCodeInterpretation")).__class__ is str and said in _EXIT_1_WORDS:
