@@ -82,10 +82,12 @@ def test_the_result_s_text_is_the_file_s_without_the_reminder(tmp_path: Path) ->
     assert result.text == LOG and not result.is_error
 
 
-def test_a_result_without_the_file_s_copy_is_read_as_sent(tmp_path: Path) -> None:
-    # older lines (or other readers' copies) without toolUseResult.file.content: the model's text as before
+def test_a_result_without_the_file_s_copy_is_the_numbered_text_without_its_numbers(tmp_path: Path) -> None:
+    # older lines (or other readers' copies) without toolUseResult.file.content: the numbered copy,
+    # every line numbered, loses its numbers (hardening72: was kept as the model's text); a text
+    # not wholly so numbered is read as sent (test_hardening72_claude_read_numbered_copy.py)
     content = _numbered("hello\n", arrow=True)
     path = _session(tmp_path / f"{SID}.jsonl", content, {"filePath": "/work/server.log", "numLines": 1})
     (source,) = discover(path)
     (result,) = [e for e in iter_events(source, ReadStats(), AgentTree()) if e.kind == "tool_result"]
-    assert result.text == content
+    assert result.text == "hello\n"

@@ -1457,6 +1457,44 @@ def read_file_text(output: str) -> str | None:
     return _NUMBERED_LINE.sub("", output)
 
 
+_READ_ROW = re.compile(r"(?: *(\d+)\u2192|(\d+)\t)")
+
+
+def numbered_copy_text(output: str) -> str | None:
+    """The file's text in a Read result that is its numbered copy alone, for a line that keeps no
+    plain copy beside it (no ``toolUseResult.file.content``: sessions of older CLIs, a sub-agent's
+    messages copied into the trunk's ``agent_progress`` lines, stream-json without
+    ``tool_use_result``). Sound, unlike :func:`read_file_text`, which knows the call was a Read:
+    every line must be numbered, in the arrow shape (``     4→…``, the number right-aligned or
+    not) or newer CLIs' tab shape (``4\t…``, never padded: ``cat -n`` pads it), all in one
+    shape, numbered one after another from the first (an offset read starts past 1), with
+    nothing after the last but :data:`READ_REMINDER`. An Edit's snippet (a header line first),
+    an empty file's note or any other output is None. Runs on results without the plain copy
+    whose first characters hold the arrow or a tab alone."""
+    first = _READ_ROW.match(output)
+    if first is None:
+        return None
+    cut = output.find(READ_REMINDER, max(0, len(output) - 1024))
+    if cut >= 0:
+        output = output[:cut]
+    lines = output.split("\n")
+    end = ""
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
+        end = "\n"
+    arrow = first.group(1) is not None
+    n = int(first.group(1) if arrow else first.group(2))
+    text = []
+    match = _READ_ROW.match
+    for line in lines:
+        row = match(line)
+        if row is None or (row.group(1) if arrow else row.group(2)) != str(n):
+            return None
+        text.append(line[row.end():])
+        n += 1
+    return "\n".join(text) + end
+
+
 _PERSISTED = re.compile(r"^<persisted-output>\s*(?:Output too large \([^)]*\)\. Full output saved to|Tool result saved to)"
                         r": (.+?)\s*$", re.MULTILINE)
 PERSISTED_HEAD = 256 * 1024
@@ -1587,10 +1625,12 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         result = obj.get("tool_use_result")
     is_error = block.get("is_error") is True or _failed_by_cli_words(block, result, output)
     agent_ref = status = None
+    launched = False  # a background agent's launch receipt whose toolUseResult names no agent
     if isinstance(result, dict):
         agent_ref = result.get("agentId") if isinstance(result.get("agentId"), str) else None
         status = result.get("status") if isinstance(result.get("status"), str) else None
         if status == "async_launched":
+            launched = agent_ref is None
             # A background agent was started (2.1.2xx: every agent, by default): how it ends comes
             # later, in a <task-notification> or a TaskOutput poll (:func:`_agent_poll`), which
             # claude_session gives the agent; with neither (a session cut off while it ran) it was
@@ -1618,6 +1658,16 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         # read from the numbered copy, a traceback in a log it read lost its exception line (each
         # line began with its number) and every error quoted "4→RuntimeError: ...".
         output = text
+    elif not is_error and ("\u2192" in (head := output[:12]) or "\t" in head) \
+            and (result is None or result.__class__ is dict and result.get("type") == "text"
+                 and result.get("file").__class__ is dict):
+        # A Read result with no plain copy of the file beside it (older CLIs wrote no
+        # toolUseResult, a trunk's agent_progress copy of a sub-agent's line has none, nor has
+        # stream-json of older CLIs): the numbered text alone, whose numbers are taken off when
+        # every line has one (numbered_copy_text). Read as sent, a traceback in a log it read lost
+        # its exception line ("4→RuntimeError: ...").
+        if (plain := numbered_copy_text(output)) is not None:
+            output = plain
     # Each marker holds a capital letter that many outputs lack (an ``ls -la`` has neither):
     # ``in`` finds one character with memchr, ~20x faster than it scans for the whole marker, so
     # a text without it is passed over at that speed; with it, the marker is looked for as before.
@@ -1627,8 +1677,15 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
     if agent_ref is None and "T" in output and "Transcript dir: " in output:
         m = _WORKFLOW_DIR.search(output)
         agent_ref = WORKFLOW_PREFIX + m.group(1) if m else None
+    if launched and agent_ref is not None and not is_error and not agent_ref.startswith(WORKFLOW_PREFIX):
+        # A background agent's launch whose toolUseResult names no agent (a nested spawn's: only
+        # the trunk's result carries agentId): the receipt's "agentId: …" line names it, and it
+        # runs until a note or a poll says how it ended, as a trunk's does (was "completed", or
+        # "failed" when its calls so far had failed, in a session cut off while it ran)
+        status = ASYNC_RUNNING
     exit_code = exit_code_of(output) if is_error else None
-    if not is_error and isinstance(result, dict) and result.get("returnCodeInterpretation") in _EXIT_1_WORDS:
+    if not is_error and isinstance(result, dict) \
+            and (said := result.get("returnCodeInterpretation")).__class__ is str and said in _EXIT_1_WORDS:
         exit_code = 1  # grep that matched nothing, diff of files that differ: an answer, not exit 0
     if isinstance(result, list) and (process := stream_result(output)) is not None:
         # An MCP tool's result (toolUseResult is then its content blocks, [{"type": "text", ...}],

@@ -1408,6 +1408,17 @@ _WEB_PAGE_TAIL = 1200
 """The characters at the end of that message the guidelines sit in (the longer ones run to 560)."""
 
 
+_TELEPORT_TITLE = "You are coming up with a succinct title and git branch name for a coding session"
+_TELEPORT_ASK = "</description>\nPlease generate a title and branch name for this session."
+"""How the one user message of Claude Code's title and branch call for a session it sends to the web
+opens and ends (``--teleport``/``--remote``, plan mode's hand-off): the whole instruction, the
+session's description between ``<description>`` tags near its end; on the small model with no system
+prompt of its own, ``{"title", "branch"}`` back (``generateTitleAndBranch``, querySource
+``teleport_generate_title``, ``SESSION_TITLE_AND_BRANCH_PROMPT`` of ``src/utils/teleport.tsx`` in
+public copies of the CLI's source; before 2.1.x the answer in ``<title>``/``<branch>`` tags). Read as
+a turn, the instruction was a prompt of the person's and the title the assistant's words."""
+
+
 def _is_web_fetch_call(said: str) -> bool:
     """``said``, a request's one user message, is WebFetch's call on the small model (:data:`_WEB_PAGE`)."""
     return said.startswith(_WEB_PAGE) and _WEB_PAGE_ASK in said[-_WEB_PAGE_TAIL:]
@@ -1426,7 +1437,7 @@ def is_claude_side_call(obj: dict, messages: list) -> bool:
         if said in _CLAUDE_PROBES and (said == "Warmup" or (body := _request_body(obj)) is not None
                                        and body.get("max_tokens") == 1):
             return True
-        if _is_web_fetch_call(said):
+        if _is_web_fetch_call(said) or said.startswith(_TELEPORT_TITLE) and said.endswith(_TELEPORT_ASK):
             return True
     if first.get("role") == "system":  # a proxy that logs the Messages call as a chat request
         system = first.get("content")
