@@ -807,10 +807,10 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "draft weight file the engines load cannot be read\": both engines open each file "
             "with safetensors' safe_open, which stops with \"Error while deserializing header\" "
             "(from the eval, vocab and hidden_layout probes too, a pointer's fix `git lfs pull` first). "
-            "The eval, vocab and hidden_layout steps give it, titled \"A shard the draft's weight "
+            "The configs step (from its listing, saying it compared no shapes) or else the eval, "
+            "vocab and hidden_layout steps give it, titled \"A shard the draft's weight "
             "index names is not there\", for a sharded draft copied or downloaded without one of "
-            "the shards its index names (the first of them; the configs step says it compared no "
-            "shapes): vLLM loads the shards that are there and stops with \"Following weights "
+            "the shards its index names (the first step that sees it): vLLM loads the shards that are there and stops with \"Following weights "
             "were not initialized from checkpoint\" (model_loader/default_loader.py)."
         ),
         why=(
