@@ -608,7 +608,13 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "the layout probe scores the training dump with it both ways, and the other value "
             "fits the weights clearly better. A key absent from a speculators draft's "
             "`transformer_layer_config` counts as the transformers class default speculators "
-            "builds (num_hidden_layers: 32). A hidden_size that is not the weights' width is SD204."
+            "builds (num_hidden_layers: 32). A hidden_size that is not the weights' width is SD204. "
+            "Also, titled \"The draft config has no speculators_config: vLLM does not load it\", "
+            "a speculators config (speculators_model_type, transformer_layer_config) whose "
+            "`speculators_config` was taken out or set to null (a hand edit removing the training "
+            "host's verifier path): vLLM reads a config without model_type as speculators' only by "
+            "that key, and transformers' AutoConfig stops with \"Unrecognized model in <dir>\"; "
+            "speculators' from_pretrained stops on the missing verifier (not said for SGLang)."
         ),
         why=(
             "vLLM and SGLang build the draft's layers from the config and then load the weights "

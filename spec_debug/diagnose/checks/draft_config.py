@@ -1,4 +1,4 @@
-"""SD701-SD703, SD706-SD708: draft config fields the serving engine or the target disagree with."""
+"""SD701-SD703, SD706-SD708 (and SD704 for a missing speculators_config): draft config fields the serving engine or the target disagree with."""
 
 from __future__ import annotations
 
@@ -258,6 +258,42 @@ def check_hidden_act(draft_raw: Mapping[str, Any] | None, at: Where = Where()) -
     evidence = [f"{key} is {act!r}: vLLM's and SGLang's LlamaMLP build only silu and refuse to "
                 "load the draft (\"Unsupported activation\")"]
     return [at.finding("SD706", evidence, {"hidden_act": act, "key": key})]
+
+
+def check_speculators_section(draft_raw: Mapping[str, Any] | None, engine: str | None = None,
+                              at: Where = Where()) -> list[Finding]:
+    """SD704: a speculators config (speculators_model_type, transformer_layer_config) with no
+    `speculators_config`, as a hand edit that took out the training host's verifier path, or
+    an older export, leaves it. speculators writes no top-level model_type; vLLM reads a
+    config.json as speculators' only when model_type is absent and speculators_config is not
+    None (vllm/transformers_utils/config.py HFConfigParser.parse), and otherwise hands it to
+    transformers' AutoConfig, which stops with "Unrecognized model in <dir>. Should have a
+    `model_type` key in its config.json" (recorded with transformers 5.19). speculators 0.9.0's
+    from_pretrained stops in load_verifier_weights (models/eagle3/core.py:
+    `self.config.speculators_config.verifier` on None, AttributeError). Not said for SGLang,
+    whose reading of a speculators config was not checked."""
+    if (not isinstance(draft_raw, Mapping) or engine == "sglang"
+            or draft_raw.get("speculators_model_type") is None
+            or not isinstance(draft_raw.get("transformer_layer_config"), Mapping)
+            or draft_raw.get("model_type") is not None
+            or draft_raw.get("speculators_config") is not None):
+        return []
+    said = "is null" if "speculators_config" in draft_raw else "is not there"
+    evidence = [f"the draft's config.json is a speculators config (speculators_model_type "
+                f"{draft_raw['speculators_model_type']!r}, transformer_layer_config) whose "
+                f"speculators_config {said}: vLLM reads a config as speculators' only by that "
+                "key and hands this one to transformers, which stops with \"Unrecognized model "
+                "in <draft dir>. Should have a `model_type` key in its config.json\"; "
+                "speculators' from_pretrained stops too (no speculators_config.verifier)"]
+    remediation = ("Put back the draft's speculators_config (the config.json saved with these "
+                   "weights has it: {\"algorithm\": \"eagle3\", \"proposal_methods\": "
+                   "[{\"proposal_type\": \"greedy\", \"speculative_tokens\": 3, ...}], "
+                   "\"default_proposal_method\": \"greedy\", \"verifier\": {\"name_or_path\": "
+                   "<target>, \"architectures\": [...]}}), restart the server, and check the "
+                   "acceptance rate again.")
+    return [at.finding("SD704", evidence, {"key": "speculators_config", "speculators_config": None},
+                       title="The draft config has no speculators_config: vLLM does not load it",
+                       remediation=remediation)]
 
 
 _AUX_KEY = "eagle_aux_hidden_state_layer_ids"

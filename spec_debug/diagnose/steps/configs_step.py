@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.draft_config import (check_context_length, check_hidden_act, check_layer_id_types,
-                                                      check_multi_layer_served, check_norm_flags, check_rope)
+                                                      check_multi_layer_served, check_norm_flags, check_rope,
+                                                      check_speculators_section)
 from spec_debug.diagnose.checks.draft_weights import (check_draft_weights, check_sglang_layer_names,
                                                       check_wrapper_prefix, decoder_layer_names, flag_norms,
                                                       layer_shapes, unwrapped, wrapper_prefix)
@@ -351,6 +352,8 @@ def check(ctx: Any) -> list[Finding]:
     findings += check_sglang_layer_names(cfgs.get("draft_layer_names"), draft_raw, at, name)
     # the activation both engines' Llama MLP builds: needs neither target nor engine
     findings += check_hidden_act(draft_raw, at)
+    # a speculators config vLLM does not read as one (no speculators_config)
+    findings += check_speculators_section(draft_raw, name, at)
     # layer ids written as strings: neither engine can use them (the reader's SD004 above
     # says only that the config was refused)
     findings += check_layer_id_types(draft_raw, at)
