@@ -614,7 +614,12 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "`speculators_config` was taken out or set to null (a hand edit removing the training "
             "host's verifier path): vLLM reads a config without model_type as speculators' only by "
             "that key, and transformers' AutoConfig stops with \"Unrecognized model in <dir>\"; "
-            "speculators' from_pretrained stops on the missing verifier (not said for SGLang)."
+            "speculators' from_pretrained stops on the missing verifier (not said for SGLang). "
+            "And, as a warning titled \"The draft config names a decoder type speculators does "
+            "not build\", a speculators `transformer_layer_config.model_type` other than llama or "
+            "qwen3 (the target's `mistral` or `qwen2` copied in) over weights holding a Llama layer "
+            "(no projection bias, no q_norm/k_norm): speculators stops loading it (KeyError) and so "
+            "do the drafter steps, while vLLM builds its Llama EAGLE-3 layer whatever the key says."
         ),
         why=(
             "vLLM and SGLang build the draft's layers from the config and then load the weights "
@@ -816,7 +821,8 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "The configs step (from its listing, saying it compared no shapes) or else the eval, "
             "vocab and hidden_layout steps give it, titled \"A shard the draft's weight "
             "index names is not there\", for a sharded draft copied or downloaded without one of "
-            "the shards its index names (the first step that sees it): vLLM loads the shards that are there and stops with \"Following weights "
+            "the shards its index names (the first step that sees it): vLLM loads the shards "
+            "that are there and stops with \"Following weights "
             "were not initialized from checkpoint\" (model_loader/default_loader.py)."
         ),
         why=(

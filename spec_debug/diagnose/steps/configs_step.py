@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from spec_debug.diagnose.checks.draft_config import (check_context_length, check_hidden_act, check_layer_id_types,
+from spec_debug.diagnose.checks.draft_config import (check_context_length, check_decoder_model_type,
+                                                      check_hidden_act, check_layer_id_types,
                                                       check_multi_layer_served, check_norm_flags, check_rope,
                                                       check_speculators_section)
 from spec_debug.diagnose.checks.draft_weights import (check_draft_weights, check_sglang_layer_names,
@@ -280,7 +281,11 @@ def check(ctx: Any) -> list[Finding]:
     name, version = engine.get("name"), engine.get("version")
     launch = ctx.host_facts.get("launch", {})
     findings: list[Finding] = []
-    if cfgs.get("draft_error"):
+    # a decoder type speculators does not build over a Llama layer's weights: said with its fix
+    # (SD704) in place of the reader's "could not be read" line
+    decoder_type = check_decoder_model_type(draft_raw, cfgs.get("draft_layer_shapes"), at)
+    findings += decoder_type
+    if cfgs.get("draft_error") and not (decoder_type and "draft decoder model_type" in cfgs["draft_error"]):
         # parse() kept why the EAGLE-3 config reader refused it; it was dropped here, and the
         # checks below then ran on assumptions (aux count, context) without a word
         fix = f"; to fix it: {cfgs['draft_error_hint']}" if cfgs.get("draft_error_hint") else ""
