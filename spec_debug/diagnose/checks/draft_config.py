@@ -1,4 +1,5 @@
-"""SD701-SD703, SD706-SD708: draft config fields the serving engine or the target disagree with."""
+"""SD701-SD703, SD706-SD708 (and SD704 for a missing speculators_config or a decoder type
+speculators does not build): draft config fields the serving engine or the target disagree with."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any, Mapping
 from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.diagnose.checks.common import Where
 from spec_debug.eagle3 import engines
-from spec_debug.eagle3.config import CheckpointError, _rope_from  # the drafter's own reading of RoPE keys
+# _rope_from: the drafter's own reading of RoPE keys
+from spec_debug.eagle3.config import SUPPORTED_DECODERS, CheckpointError, _rope_from
 from spec_debug.record import Finding
 
 
@@ -258,6 +260,76 @@ def check_hidden_act(draft_raw: Mapping[str, Any] | None, at: Where = Where()) -
     evidence = [f"{key} is {act!r}: vLLM's and SGLang's LlamaMLP build only silu and refuse to "
                 "load the draft (\"Unsupported activation\")"]
     return [at.finding("SD706", evidence, {"hidden_act": act, "key": key})]
+
+
+def check_speculators_section(draft_raw: Mapping[str, Any] | None, engine: str | None = None,
+                              at: Where = Where()) -> list[Finding]:
+    """SD704: a speculators config (speculators_model_type, transformer_layer_config) with no
+    `speculators_config`, as a hand edit that took out the training host's verifier path, or
+    an older export, leaves it. speculators writes no top-level model_type; vLLM reads a
+    config.json as speculators' only when model_type is absent and speculators_config is not
+    None (vllm/transformers_utils/config.py HFConfigParser.parse), and otherwise hands it to
+    transformers' AutoConfig, which stops with "Unrecognized model in <dir>. Should have a
+    `model_type` key in its config.json" (recorded with transformers 5.19). speculators 0.9.0's
+    from_pretrained stops in load_verifier_weights (models/eagle3/core.py:
+    `self.config.speculators_config.verifier` on None, AttributeError). Not said for SGLang,
+    whose reading of a speculators config was not checked."""
+    if (not isinstance(draft_raw, Mapping) or engine == "sglang"
+            or draft_raw.get("speculators_model_type") is None
+            or not isinstance(draft_raw.get("transformer_layer_config"), Mapping)
+            or draft_raw.get("model_type") is not None
+            or draft_raw.get("speculators_config") is not None):
+        return []
+    said = "is null" if "speculators_config" in draft_raw else "is not there"
+    evidence = [f"the draft's config.json is a speculators config (speculators_model_type "
+                f"{draft_raw['speculators_model_type']!r}, transformer_layer_config) whose "
+                f"speculators_config {said}: vLLM reads a config as speculators' only by that "
+                "key and hands this one to transformers, which stops with \"Unrecognized model "
+                "in <draft dir>. Should have a `model_type` key in its config.json\"; "
+                "speculators' from_pretrained stops too (no speculators_config.verifier)"]
+    remediation = ("Put back the draft's speculators_config (the config.json saved with these "
+                   "weights has it: {\"algorithm\": \"eagle3\", \"proposal_methods\": "
+                   "[{\"proposal_type\": \"greedy\", \"speculative_tokens\": 3, ...}], "
+                   "\"default_proposal_method\": \"greedy\", \"verifier\": {\"name_or_path\": "
+                   "<target>, \"architectures\": [...]}}), restart the server, and check the "
+                   "acceptance rate again.")
+    return [at.finding("SD704", evidence, {"key": "speculators_config", "speculators_config": None},
+                       title="The draft config has no speculators_config: vLLM does not load it",
+                       remediation=remediation)]
+
+
+def check_decoder_model_type(draft_raw: Mapping[str, Any] | None,
+                             layer_shapes: Mapping[str, Any] | None, at: Where = Where()) -> list[Finding]:
+    """SD704 (a warning): a speculators config whose transformer_layer_config.model_type names
+    a decoder speculators builds no EAGLE-3 layer for ("mistral", "qwen2": the target's type
+    copied in by hand) over weights that hold a Llama layer (no q/k/v/o or MLP bias, no
+    q_norm/k_norm). speculators 0.9.0 builds llama and qwen3 draft layers only
+    (models/eagle3/model_definitions.py) and stops loading it with KeyError on the type
+    (recorded); spec-debug's drafter refuses it (eagle3.config SUPPORTED_DECODERS), so the
+    steps that load the draft could not run. vLLM builds Eagle3LlamaForCausalLM whatever the
+    key says (transformers_utils/configs/speculators/algos.py update_eagle3 sets the
+    architecture), so it serves these weights as they are: a warning, with the value they
+    fit. Weights that are not a Llama layer's are left to the config reader's SD004."""
+    if not isinstance(draft_raw, Mapping) or draft_raw.get("speculators_model_type") != "eagle3":
+        return []  # vLLM builds another class for the other types (update_mtp: Qwen3NextMTP)
+    layer = draft_raw.get("transformer_layer_config")
+    model_type = layer.get("model_type") if isinstance(layer, Mapping) else None
+    if not isinstance(model_type, str) or model_type in SUPPORTED_DECODERS or not layer_shapes:
+        return []
+    if any(name.endswith((".bias", "_norm.weight")) for name in layer_shapes):
+        return []
+    evidence = [f"transformer_layer_config.model_type is {model_type!r}, a decoder speculators "
+                f"builds no EAGLE-3 layer for (only {', '.join(SUPPORTED_DECODERS)}: loading the draft "
+                f"stops with KeyError {model_type!r}, and the drafter steps cannot load it either); "
+                "vLLM builds its Llama EAGLE-3 layer whatever the key says, and the weights hold a "
+                "Llama layer (no projection bias, no q_norm/k_norm): set it to llama"]
+    return [at.finding("SD704", evidence, {"key": "transformer_layer_config.model_type",
+                                           "config": model_type, "weights": "llama"},
+                       severity="warning",
+                       title="The draft config names a decoder type speculators does not build",
+                       remediation=("Set transformer_layer_config.model_type to \"llama\" in the "
+                                    "draft's config.json (the layer these weights hold, and the one "
+                                    "vLLM builds), then run the drafter steps again."))]
 
 
 _AUX_KEY = "eagle_aux_hidden_state_layer_ids"

@@ -130,7 +130,7 @@ def denied_weight_files_finding(denied: Any, folder: Any, at: Any) -> list[Findi
                        remediation=remediation)]
 
 
-def missing_shards_finding(missing: Any, at: Any, said: str) -> list[Finding]:
+def missing_shards_finding(missing: Any, at: Any, said: str, unchecked: str | None = None) -> list[Finding]:
     """SD710 for a draft whose model.safetensors.index.json names a shard that is not there (a
     copy or download that lost one): vLLM loads the shards that are there and stops, since
     the draft's parameters in the lost one were never loaded ("Following weights were not
@@ -138,13 +138,14 @@ def missing_shards_finding(missing: Any, at: Any, said: str) -> list[Finding]:
     load_weights, for an unquantized model); the drafter stops at the index. The vocab, eval
     and layout steps said it as a step that could not run (SD003, a warning), and the
     configs step only that it compared no shapes (SD004): the run PASSED over a draft vLLM
-    does not start with."""
+    does not start with. `unchecked`: what the step could not compare for it (a second line)."""
     if not missing:
         return []
     evidence = (f"{said}: vLLM loads the shards that are here and stops (\"Following weights were not "
                 f"initialized from checkpoint\"); the draft's tensors in {'it' if len(missing) == 1 else 'them'} "
                 "were not read")
-    return [at.finding("SD710", [evidence], {"missing_shards": [str(name) for name in missing]},
+    return [at.finding("SD710", [evidence, *([unchecked] if unchecked else [])],
+                       {"missing_shards": [str(name) for name in missing]},
                        title="A shard the draft's weight index names is not there",
                        remediation=("Copy or download the missing shard(s) again (every file the "
                                     "draft's model.safetensors.index.json names), then start the "
@@ -205,6 +206,8 @@ def no_engine_weights_line(ctx: Any, refused: dict[str, Any], what: str) -> Find
     if raised(ctx.host_facts, ("SD710",)):
         return not_checked(ctx, f"{what}: vLLM and SGLang cannot load the draft's weights "
                                 f"(SD710, reported above): {message}",
+                           "every shard the draft's weight index names, as SD710 says"
+                           if refused.get("missing_shards") else
                            "the draft's weights saved beside its config.json, as SD710 says")
     [finding] = no_engine_weights_finding(refused, where(ctx))
     return finding

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from spec_debug.diagnose.checks.draft_config import (check_context_length, check_hidden_act, check_layer_id_types,
-                                                      check_multi_layer_served, check_norm_flags, check_rope)
+from spec_debug.diagnose.checks.draft_config import (check_context_length, check_decoder_model_type,
+                                                      check_hidden_act, check_layer_id_types,
+                                                      check_multi_layer_served, check_norm_flags, check_rope,
+                                                      check_speculators_section)
 from spec_debug.diagnose.checks.draft_weights import (check_draft_weights, check_sglang_layer_names,
                                                       check_wrapper_prefix, decoder_layer_names, flag_norms,
                                                       layer_shapes, unwrapped, wrapper_prefix)
@@ -18,7 +20,7 @@ from spec_debug.diagnose.checks.layers import (analyse_layers, check_aux_layers,
 from spec_debug.diagnose.parallel_draft import as_eagle3_config
 from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import (denied_weight_files_finding, launch_quantization,
-                                              no_engine_weights_finding, not_checked, record,
+                                              missing_shards_finding, no_engine_weights_finding, not_checked, record,
                                               served_target, target_mtp_line, unreadable_weight_files_finding,
                                               where)
 from spec_debug.eagle3.checkpoint import normalise_draft_name
@@ -228,6 +230,18 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     return {NS: facts}
 
 
+def _missing_shards_said(cfgs: dict[str, Any]) -> str:
+    """The drafter's words for a shard the draft's index names that is not here
+    (eagle3.checkpoint's "<index> names shard(s) that are missing: ..."), the index being
+    pytorch_model.bin.index.json for .bin shards (hostfiles.list_weights reads it then)."""
+    missing = [str(name) for name in cfgs.get("draft_missing_shards") or []]
+    index = ("pytorch_model.bin.index.json" if all(name.endswith(".bin") for name in missing)
+             else "model.safetensors.index.json")
+    folder = str(cfgs.get("draft_path") or "").rstrip("/")
+    return (f"{folder + '/' if folder else ''}{index} names shard(s) that are missing: "
+            + ", ".join(missing[:4]) + (" ..." if len(missing) > 4 else ""))
+
+
 def _layer_count_disputed(weights: list[Finding]) -> bool:
     """An SD704 says the config's num_hidden_layers is not the layers its weights hold."""
     return any(str(item.get("key", "")).endswith("num_hidden_layers")
@@ -267,7 +281,11 @@ def check(ctx: Any) -> list[Finding]:
     name, version = engine.get("name"), engine.get("version")
     launch = ctx.host_facts.get("launch", {})
     findings: list[Finding] = []
-    if cfgs.get("draft_error"):
+    # a decoder type speculators does not build over a Llama layer's weights: said with its fix
+    # (SD704) in place of the reader's "could not be read" line
+    decoder_type = check_decoder_model_type(draft_raw, cfgs.get("draft_layer_shapes"), at)
+    findings += decoder_type
+    if cfgs.get("draft_error") and not (decoder_type and "draft decoder model_type" in cfgs["draft_error"]):
         # parse() kept why the EAGLE-3 config reader refused it; it was dropped here, and the
         # checks below then ran on assumptions (aux count, context) without a word
         fix = f"; to fix it: {cfgs['draft_error_hint']}" if cfgs.get("draft_error_hint") else ""
@@ -311,11 +329,12 @@ def check(ctx: Any) -> list[Finding]:
                                      use_aux_hidden_state=use_aux, config_width=config_width, at=at)
     else:
         findings += check_config_width(config_width, at)
-    if cfgs.get("draft_missing_shards"):
-        findings.append(not_checked(ctx, "the draft config's shape keys and norm flags not compared "
-                                         "with its weights: its index names shard(s) that are not "
-                                         f"here ({', '.join(cfgs['draft_missing_shards'])})",
-                                    "every shard the draft's index lists"))
+    # a shard the index names is not here: SD710 as the drafter probes give it (vLLM stops at
+    # the weights it never loaded); said here first, the loading steps after say "reported above"
+    findings += missing_shards_finding(cfgs.get("draft_missing_shards"), at,
+                                       said=_missing_shards_said(cfgs),
+                                       unchecked="the draft config's shape keys and norm flags were "
+                                                 "not compared with its weights")
     findings += unreadable_weight_files_finding(cfgs.get("draft_unreadable_weight_files"), at,
                                                 reasons=cfgs.get("draft_unreadable_weight_reasons"))
     findings += denied_weight_files_finding(cfgs.get("draft_denied_weight_files"), cfgs.get("draft_path"), at)
@@ -338,6 +357,8 @@ def check(ctx: Any) -> list[Finding]:
     findings += check_sglang_layer_names(cfgs.get("draft_layer_names"), draft_raw, at, name)
     # the activation both engines' Llama MLP builds: needs neither target nor engine
     findings += check_hidden_act(draft_raw, at)
+    # a speculators config vLLM does not read as one (no speculators_config)
+    findings += check_speculators_section(draft_raw, name, at)
     # layer ids written as strings: neither engine can use them (the reader's SD004 above
     # says only that the config was refused)
     findings += check_layer_id_types(draft_raw, at)
