@@ -95,11 +95,16 @@ brackets at its end, which close the mapping or list it stands in: `{hf_token: a
 So a closing parenthesis, where the value opens none: `login(token=abc)` and the failed check's
 `(..., facts.hf_token = None)` lost their ")" to the mask (`a(b)` is a value of its own)."""
 
-_KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER)[_-]?KEY|MYSQL[_-]PWD"
+_KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER|PRIVATE)[_-]?KEY|MYSQL[_-]PWD|(?:GITHUB|GITLAB|GH)[_-]?PAT"
 """A key named for signing or encrypting, a secret's name as the words below are (JWT_SIGNING_KEY,
 RAILS_MASTER_KEY: _SECRET_KEY_NAME); SECRET_KEY and SECRET_KEY_BASE are spelt after SECRET in them.
 And MYSQL_PWD, the password the MySQL client reads from the environment (_CLIENT_PATTERNS), as a
-compose file's `MYSQL_PWD: ...`, an env list's {"name": "MYSQL_PWD", "value": ...} or code sets it."""
+compose file's `MYSQL_PWD: ...`, an env list's {"name": "MYSQL_PWD", "value": ...} or code sets it.
+A wallet's PRIVATE_KEY (`PRIVATE_KEY=0x` and 64 hex digits in a web3 `.env`; foundry's `cast send
+--private-key 0x...`: book.getfoundry.sh, cast send, "--private-key <RAW_PRIVATE_KEY>"), and
+GITHUB_PAT/GITLAB_PAT/GH_PAT (a personal access token, the name R's gh and usethis read): is_secret_name
+named them, and the text kept `PRIVATE_KEY=0x...` and a classic 40-hex `GITHUB_PAT=...` whole (no
+shape of the token patterns; a bare 0x and 64 hex digits is as often a transaction's hash)."""
 
 _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # PEM private keys (the whole body).
@@ -174,11 +179,13 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
     # but not a tokenizer's special token (--pad_token "<pad>"); numbered as a second one of a kind
     # is (--api-key-2 VALUE, --token2 VALUE), as NAME=value and redact_value read the name.
+    # --private-key before a raw key in hex (foundry's `cast send --private-key 0x...`); not
+    # before a path (ansible's `--private-key ~/.ssh/id_ed25519` names the key's file).
     # A bare value is no next flag (`--api-key --port 8000`: the server errors on the missing
     # value), as the argv walk (_redact_list) reads it: masked, the evidence lost `--port`.
     # Nor is a redirection or another shell operator: `gh auth login --with-token < mytoken.txt`
     # (a flag that reads the token from standard input) read `--with-token ***REDACTED*** mytoken.txt`.
-    re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret(?:[-_]key)?)"
+    re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret(?:[-_]key)?|private[-_]key(?=(?:[-_]?\d{1,3})?[= ]+[\"']?(?:0x)?[0-9a-f]{32,}\b))"
                r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
@@ -526,6 +533,10 @@ _FOLDS_TO_ASCII = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a",
 point): with them spelt as their letter, the literals below are looked for as the patterns see them."""
 
 
+_PAT_WORD = re.compile(r"pat(?:(?<=hubpat)|(?<=labpat)|(?<=ghpat)|(?<=hub[_-]pat)|(?<=lab[_-]pat)|(?<=gh[_-]pat))").search
+"""GITHUB_PAT, GITLAB_PAT, GH_PAT (_KEY_SECRETS) in lowered text; literal first, a fast scan."""
+
+
 def _may_need_named(text: str) -> bool:
     """A literal of a named secret (NAME=value, a flag, a header, a URL's password, a client's
     command line), case folded."""
@@ -546,6 +557,9 @@ def _may_need_named(text: str) -> bool:
                          or "value" in low and _ENV_PAIR(low) is not None):
         return True
     if "cookie" in low:
+        return True
+    # GITHUB_PAT=..., GH_PAT: ... (_KEY_SECRETS; "pat" alone is in every "path" and "pattern")
+    if "pat" in low and _PAT_WORD(low) is not None:
         return True
     if "sudo" in low and ("|" in low or "<<<" in low) or "oauth2-bearer" in low:
         return True
