@@ -308,6 +308,11 @@ _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # and a gateway in front of the server checks; printed bare, no name or header says so. A token
     # with no signature (alg "none") grants nothing and is left.
     re.compile(r"(?P<secret>eyJ(?<=\beyJ)[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})"),
+    # A PyPI API token: "pypi-" and a macaroon in base64url, whose first bytes name its location
+    # ("AgEIcHlwaS5vcmc" is \x02\x01\x08"pypi.org", "AgENdGVzdC5weXBpLm9yZw" test.pypi.org; the
+    # prefix gitleaks' pypi-upload-token rule reads), as `twine upload -u __token__ -p ...`, `poetry
+    # config pypi-token.pypi ...` or a `cat ~/.pypirc` print it, no secret's name before it.
+    re.compile(r"(?P<secret>pypi-(?<=\bpypi-)AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,})"),
 ]
 
 _CLIENT_PATTERNS: list[re.Pattern[str]] = [
@@ -518,13 +523,14 @@ _GITHUB_LITERAL = re.compile(r"gh[pousr]_").search
 
 def _may_hold_token(text: str) -> bool:
     """A literal every token shape starts with, as written (those patterns are case-sensitive):
-    hf_, sk-, glpat-, xox, nvapi-, AKIA, ASIA, AIza, ghp_, gho_, ghu_, ghs_, ghr_, github_pat_, eyJ (a JWT), tskey-.
+    hf_, sk-, glpat-, xox, nvapi-, AKIA, ASIA, AIza, ghp_, gho_, ghu_, ghs_, ghr_, github_pat_, eyJ (a JWT), tskey-,
+    pypi-AgE.
     github_pat_ has no "gh" in it: behind the "gh" test, a fine-grained token alone in a text
     (its 82 random characters hold no "gh" about 98 times in 100) was left unmasked."""
     return ("hf_" in text or "sk-" in text or "glpat-" in text or "xox" in text or "nvapi-" in text
             or _AWS_GOOGLE_LITERAL(text) is not None
             or "gh" in text and _GITHUB_LITERAL(text) is not None or "github_pat_" in text or "eyJ" in text
-            or "tskey-" in text)
+            or "tskey-" in text or "pypi-AgE" in text)
 
 
 _FOLDS_TO_ASCII = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a", "k"))
