@@ -276,6 +276,19 @@ _CAMEL_PASS = re.compile(r"Pass(?<=[a-z0-9]Pass)(?:\d{1,3})?[\"']?\s*[=:]").sear
 where "pass" and "Pass" are in the text, and only true where _PASS_NAME's name is; literal
 first, so re finds it by a fast scan (a leading class is tried at every position)."""
 
+_PASS_FLAG = re.compile(r"(?i)--(?<![\w-]--)(?!ask[-_])(?:[A-Z0-9][A-Z0-9_-]{0,63}?[-_])?"
+                        r"(?!(?:" + _NOT_A_PASSWORD + r"|no)[-_]pass\b)[A-Z0-9]{1,32}[-_]pass(?:[-_]?\d{1,3})?[ \t]+"
+                        + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
+                        + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)")
+"""A password under a flag named PASS after a word, its value the next word (`--db-pass hunter2`,
+`--redis-pass "s3 cret"`), as _PASS_NAME reads `--db-pass=...`: the flag patterns read
+`--password VALUE` and left this one whole. Not a pass of _NOT_A_PASSWORD (`--forward-pass`), nor a
+switch that takes no value: ansible's `--ask-pass`, `--ask-become-pass`, `--ask-vault-pass` (prompt
+for it: docs.ansible.com, ansible-playbook) and a `--no-pass` (impacket's -no-pass: no password),
+whose next word is the command's own argument. A number is masked, as after `--password`: it is
+a password of digits as often. Run with _PASS_NAME, where _PASS_WORD finds "-pass"; literal first
+(the "--", then what stands before it), so re finds it by a fast scan."""
+
 _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # Well-known token shapes anywhere in text: Hugging Face (hf_), OpenAI and Anthropic (sk-),
     # GitHub classic and fine-grained (github.blog 2021-04-05 "Behind GitHub's new authentication
@@ -464,12 +477,13 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 """Clients that take a password on their command line under a flag named otherwise; each pattern
 runs only where its literal is in the text."""
 
-_NAMED_PATTERNS.append(_PASS_NAME)
+_NAMED_PATTERNS.extend((_PASS_NAME, _PASS_FLAG))
 _PATTERNS = _NAMED_PATTERNS + _TOKEN_PATTERNS
 """In the order they are applied: a later pattern sees the masks of the earlier ones."""
 _PATTERNS_WITH_CLIENTS = _NAMED_PATTERNS + _CLIENT_PATTERNS + _TOKEN_PATTERNS
-_PATTERNS_NO_PASS = [pattern for pattern in _PATTERNS if pattern is not _PASS_NAME]
-_PATTERNS_WITH_CLIENTS_NO_PASS = [pattern for pattern in _PATTERNS_WITH_CLIENTS if pattern is not _PASS_NAME]
+_PATTERNS_NO_PASS = [pattern for pattern in _PATTERNS if pattern is not _PASS_NAME and pattern is not _PASS_FLAG]
+_PATTERNS_WITH_CLIENTS_NO_PASS = [pattern for pattern in _PATTERNS_WITH_CLIENTS
+                                  if pattern is not _PASS_NAME and pattern is not _PASS_FLAG]
 
 # "token" and "key" are everyday words of the evidence ("gen throughput (token/s)", "#token: 512",
 # "sort key"); a pattern reads one only as a name before "=" or ":" (not before a bare count),
@@ -507,7 +521,7 @@ def _patterns_for(text: str) -> list[re.Pattern[str]]:
         clients = "login" in text or "MYSQL_PWD" in text or "REDISCLI_AUTH" in text
         if _PASS_WORD(text) is not None:
             patterns = _PATTERNS_WITH_CLIENTS if clients else _PATTERNS
-        else:  # _PASS_NAME, which no literal starts, runs only where it may match
+        else:  # _PASS_NAME and _PASS_FLAG, which no literal starts, run only where they may match
             patterns = _PATTERNS_WITH_CLIENTS_NO_PASS if clients else _PATTERNS_NO_PASS
         tools = [pattern for literal, pattern in _TOOL_PATTERNS if literal in text]
         return patterns[:-len(_TOKEN_PATTERNS)] + tools + _TOKEN_PATTERNS if tools else patterns
@@ -748,6 +762,10 @@ def _any_secret_key(keys: tuple) -> bool:
 _SECRET_FLAG_WORD = re.compile(r"(?i)--(?!" + _TOKENIZER_TOKENS + r"\Z)(?:[a-z0-9_-]{0,64}[-_])?"
                                r"(?:api[-_]key|token|password|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?").fullmatch
 
+_PASS_FLAG_WORD = re.compile(r"(?i)--(?!ask[-_])(?:[A-Z0-9][A-Z0-9_-]{0,63}?[-_])?(?!(?:" + _NOT_A_PASSWORD + r"|no)[-_]pass\b)"
+                             r"[A-Z0-9]{1,32}[-_]pass(?:[-_]?\d{1,3})?").fullmatch
+"""_PASS_FLAG's flag, as a word of an argv (`--db-pass`, not `--ask-pass`)."""
+
 
 _NO_SECRET_WORDS = frozenset(("True", "False", "null", "true", "false"))
 """The words of _NO_SECRET_IN_CODE, as a flag's value in an argv (`--use_auth_token True`)."""
@@ -767,7 +785,8 @@ def _redact_list(items: list) -> list:
             else:
                 out.append(redact_text(v))
             # (the last letter first: the regex ran on every --flag of a long argv)
-            flag = v.startswith("--") and v[-1] in "yYnNdDtT0123456789" and _SECRET_FLAG_WORD(v) is not None
+            flag = v.startswith("--") and v[-1] in "yYnNdDtTsS0123456789" and (
+                _SECRET_FLAG_WORD(v) is not None or _PASS_FLAG_WORD(v) is not None)
             continue
         elif t is int or t is float or t is bool or v is None:
             out.append(v)
