@@ -66,7 +66,12 @@ asks), nor a read of the environment (`token=os.environ["HF_TOKEN"]`, `api_key=o
 `token=***REDACTED***"HF_TOKEN"])`. Bare only: a quoted "true" is a string typed in. (Python's
 None is still masked: tests/core/test_hardening69_redact_comparison.py pins `hf_token = None`.)"""
 
-_COMPUTED_VALUE = r"(?!(?:(?<=\s)|(?=[A-Z_][A-Z0-9_.]))[A-Z_][A-Z0-9_]{0,64}(?:\.[A-Z_][A-Z0-9_]{0,64}){0,8}\([^\n]{0,1000}?\))"
+_ENV_STYLE_NAME_BEFORE = "".join(rf"(?<![A-Z]{digits}{sep})" for sep in ("=", ":", ": ") for digits in ("", r"\d", r"_\d", r"\d\d"))
+"""Behind a value: the name before it was upper case (`DB_PASSWORD=`, `HF_TOKEN_2=`, `DB_PASSWORD: `,
+its last letter read case-sensitively), and its "=" tight, or its ":". For _COMPUTED_VALUE."""
+
+_COMPUTED_VALUE = (r"(?!(?-i:" + _ENV_STYLE_NAME_BEFORE + r")(?:(?<=\s)|(?=[A-Z_][A-Z0-9_.]))"
+                   r"[A-Z_][A-Z0-9_]{0,64}(?:\.[A-Z_][A-Z0-9_]{0,64}){0,8}\([^\n]{0,1000}?\)(?![\w]))")
 """Not a value computed by a call, bare: `token = f(x)`, `api_key = get_key()`, `rope_pass =
 RotaryPass(cfg)`, `next_id = tokenizer.encode(x)[0]` (a name, dotted or not, then its arguments in
 parentheses, closed on the line): Python's assignment of a call's result (Python reference 6.3.4,
@@ -77,7 +82,14 @@ literal stays masked (`token = "hf_..."`, `token = 'abc'`), and a token shape in
 (`login(hf_...)`) is the token patterns'. A name of one letter written tight to the "="
 (`PASSWORD=a(b)`) is read as the value's own text, masked whole as
 tests/core/test_hardening69_redact_comparison.py pins it; `token = f(x)`, spaced as Python code is
-(PEP 8), is a call. For the NAME=value patterns only."""
+(PEP 8), is a call. For the NAME=value patterns only.
+A call ends the value: text after its ")" (`password: pa(ss)word`, `Secr3t(x)9`) makes it a word
+typed in, masked. So does an environment variable's name before it, upper case with a tight "="
+or a ":" (`DB_PASSWORD=pa(ss)`, compose's `MYSQL_PASSWORD: Secr3t(x)`): a shell runs no call there
+(unquoted, its "(" is a syntax error), an env file, `env`'s listing or a compose file hold text;
+Python spaces its assignment (PEP 8) and names a keyword argument in lower case, so
+`API_KEY = get_key()` stays a call. And a flag's value (`--db-pass=pa(ss)`, _PASS_NAME) is a
+command line's word, never a call."""
 
 _YAML_BLOCK = r"(?![|>][1-9+-]{0,2}[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z))"
 """Not a YAML block scalar's header (`|`, `>-`, `|2`; YAML 1.2.2 8.1.1): the value is on the lines
@@ -253,10 +265,10 @@ _NOT_A_PASSWORD = (r"forward|backward|fwd|bwd|must|should|first|second|third|las
 """The word before `_pass` where it names a pass of a computation or a check, not a password:
 a model's forward_pass, a compiler's custom_post_pass and fusion_pass, a test's must_pass."""
 
-_PASS_NAME = re.compile(r"(?i)(?<![\w-])(?<!\$\{)(?:--?)?(?:[A-Z0-9][A-Z0-9_-]{0,63}?[_-])?"
+_PASS_NAME = re.compile(r"(?i)(?<![\w-])(?<!\$\{)(?P<flag>--?)?(?:[A-Z0-9][A-Z0-9_-]{0,63}?[_-])?"
                         r"(?!(?:" + _NOT_A_PASSWORD + r")(?:[_-]pass|(?-i:Pass))\b)"
                         r"[A-Z0-9]{1,32}(?:[_-]PASS|(?-i:(?<=[a-z0-9])Pass))(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)"
-                        + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
+                        + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + r"(?(flag)|" + _COMPUTED_VALUE + ")" + _YAML_BLOCK
                         + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")")
 """A password under a name that ends in the word PASS (`DB_PASS=...`, `db_pass: ...`,
 `export REDIS_PASS=...`), short for password as in Ansible's own ansible_ssh_pass: is_secret_name
