@@ -70,8 +70,13 @@ _ENV_STYLE_NAME_BEFORE = "".join(rf"(?<![A-Z]{digits}{sep})" for sep in ("=", ":
 """Behind a value: the name before it was upper case (`DB_PASSWORD=`, `HF_TOKEN_2=`, `DB_PASSWORD: `,
 its last letter read case-sensitively), and its "=" tight, or its ":". For _COMPUTED_VALUE."""
 
+_CODE_NAME = r"[A-Z_][A-Z0-9_]{0,64}(?:\.[A-Z_][A-Z0-9_]{0,64}){0,8}"
+"""A name in code, dotted or not (`f`, `self.config.get_key`)."""
+
 _COMPUTED_VALUE = (r"(?!(?-i:" + _ENV_STYLE_NAME_BEFORE + r")(?:(?<=\s)|(?=[A-Z_][A-Z0-9_.]))"
-                   r"[A-Z_][A-Z0-9_]{0,64}(?:\.[A-Z_][A-Z0-9_]{0,64}){0,8}\([^\n]{0,1000}?\)(?![\w]))")
+                   r"(?:" + _CODE_NAME + r"\([^\n]{0,1000}?\)(?!\w)|" + _CODE_NAME + r"\[(?!\])[^\n\]]{0,200}\](?!\w)"
+                   r"|[A-Z_][A-Z0-9_]{0,64}(?:\.[A-Z_][A-Z0-9_]{0,64}){0,7}\.[A-Z0-9_]{0,64}?"
+                   r"(?:TOKEN|SECRET|PASSWORD|PASSWD|PASS|KEY|PAT|PWD)(?:_?\d{1,3})?(?![\w.])))")
 """Not a value computed by a call, bare: `token = f(x)`, `api_key = get_key()`, `rope_pass =
 RotaryPass(cfg)`, `next_id = tokenizer.encode(x)[0]` (a name, dotted or not, then its arguments in
 parentheses, closed on the line): Python's assignment of a call's result (Python reference 6.3.4,
@@ -89,7 +94,12 @@ or a ":" (`DB_PASSWORD=pa(ss)`, compose's `MYSQL_PASSWORD: Secr3t(x)`): a shell 
 (unquoted, its "(" is a syntax error), an env file, `env`'s listing or a compose file hold text;
 Python spaces its assignment (PEP 8) and names a keyword argument in lower case, so
 `API_KEY = get_key()` stays a call. And a flag's value (`--db-pass=pa(ss)`, _PASS_NAME) is a
-command line's word, never a call."""
+command line's word, never a call.
+Nor a read of a name's item or of an attribute named for a secret: `HF_TOKEN = d[0]`, `token =
+keys["hf"]` (a subscription, Python reference 6.3.2: masked bare, the value lost its "]" to the
+mask), `api_key = self.api_key`, `token = cfg.token`, `token = tokenizer.eos_token` (an attribute
+reference, 6.3.1, whose last name is a secret's or a token's: a literal typed in holds no such
+name); under the same conditions as a call."""
 
 _YAML_BLOCK = r"(?![|>][1-9+-]{0,2}[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z))"
 """Not a YAML block scalar's header (`|`, `>-`, `|2`; YAML 1.2.2 8.1.1): the value is on the lines
@@ -100,12 +110,14 @@ _EXPANSION_DEFAULT = r":?[-=](?P<secret>\"(?!\$)[^\"}]+\"|'[^'}]+'|(?![$\"'])[^}
 ``-word``, ``=word``; POSIX XCU 2.6.2): quoted, or bare up to the brace; not a reference
 (``${X:-$OTHER}``), nor empty. The secret of the two expansion patterns below."""
 
-_BARE_VALUE = r"(?:[^\s\"',;()]+?(?=[)}\]]*(?:[\s\"',;]|\Z))|[^\s\"',;]+?(?=[}\]]*(?:[\s\"',;]|\Z)))"
+_BARE_VALUE = (r"(?:[^\s\"',;()\[\]]*(?:\[[^\s\"',;()\[\]]*\])+(?=[)}\]]*(?:[\s\"',;]|\Z))"
+               r"|[^\s\"',;()]+?(?=[)}\]]*(?:[\s\"',;]|\Z))|[^\s\"',;]+?(?=[}\]]*(?:[\s\"',;]|\Z)))")
 """A value written bare, to the next space, quote, comma or semicolon; less the closing braces and
 brackets at its end, which close the mapping or list it stands in: `{hf_token: abc}` was masked
 `{hf_token: ***REDACTED***`, the mask eating the brace (one inside the value, `a}b`, is its own).
 So a closing parenthesis, where the value opens none: `login(token=abc)` and the failed check's
-`(..., facts.hf_token = None)` lost their ")" to the mask (`a(b)` is a value of its own)."""
+`(..., facts.hf_token = None)` lost their ")" to the mask (`a(b)` is a value of its own).
+A "]" that closes a "[" the value opened is the value's: `token=d[0]` read `token=***REDACTED***]`."""
 
 _KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER|PRIVATE)[_-]?KEY|MYSQL[_-]PWD|(?:GITHUB|GITLAB|GH)[_-]?PAT"
 """A key named for signing or encrypting, a secret's name as the words below are (JWT_SIGNING_KEY,
