@@ -996,6 +996,14 @@ than any token shape (redact.py's patterns) or a NAME=value is long; a PEM key i
 BEGIN line, which a cut inside the key has behind it."""
 
 
+_WORD_RUN = re.compile(r"[A-Za-z0-9_.~+/=-]*").match
+_WORD_REACH = 64 * 1024
+"""How far past _SECRET_REACH the characters of a token may run on (base64url, dots): a JWT is
+not bounded (a Kubernetes service account's, its claims in the payload, runs past 1,000
+characters), and read in part it is none: cut inside its payload, the header and the payload's
+head stayed in clear. Bounded, as a line of base64 megabytes long is no one token."""
+
+
 _KNOWN_VALUES: ContextVar[tuple[str, ...]] = ContextVar("spec_debug_known_secret_values", default=())
 """The secret values (secret_values: `--var db_password=...`) of the run whose host thread this
 is, for cut_outside_secret: they are masked after the cut too (Run._clean), and are no span."""
@@ -1029,7 +1037,10 @@ def cut_outside_secret(text: str, limit: int) -> int:
         return len(text)
     if limit <= 0:
         return 0
-    spans = secret_spans(text[: limit + _SECRET_REACH])
+    reach = limit + _SECRET_REACH
+    if reach < len(text):  # to the end of the word there: a JWT of 1,400 characters is one secret
+        reach = _WORD_RUN(text, reach, reach + _WORD_REACH).end()
+    spans = secret_spans(text[:reach])
     values = _KNOWN_VALUES.get()
     cut, moved = limit, True
     while moved:  # a start inside another secret (a value inside a token, two values overlapping)
