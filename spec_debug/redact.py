@@ -166,7 +166,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # mask from the `:` on (`${HF_TOKEN:***REDACTED***`, also on an empty default), and left
     # `--api-key ${KEY:-sekrit}` whole.
     re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:]\s*\"?"
-               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?[= ]+\"?)"
+               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|password|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?[= ]+\"?)"
                r"\$\{[A-Z_][A-Z0-9_]{0,64}" + _EXPANSION_DEFAULT),
     re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET(?:_KEY(?:_BASE)?)?|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|" + _KEY_SECRETS.replace("[_-]", "_") + r")(?:_?\d{1,3})?"
                + _EXPANSION_DEFAULT),
@@ -203,13 +203,15 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
     # but not a tokenizer's special token (--pad_token "<pad>"); numbered as a second one of a kind
     # is (--api-key-2 VALUE, --token2 VALUE), as NAME=value and redact_value read the name.
+    # Spelt joined too: --apikey, --authtoken (the ngrok agent's, `ngrok http 8000 --authtoken
+    # TOKEN`), --accesstoken, --refreshtoken.
     # --private-key before a raw key in hex (foundry's `cast send --private-key 0x...`); not
     # before a path (ansible's `--private-key ~/.ssh/id_ed25519` names the key's file).
     # A bare value is no next flag (`--api-key --port 8000`: the server errors on the missing
     # value), as the argv walk (_redact_list) reads it: masked, the evidence lost `--port`.
     # Nor is a redirection or another shell operator: `gh auth login --with-token < mytoken.txt`
     # (a flag that reads the token from standard input) read `--with-token ***REDACTED*** mytoken.txt`.
-    re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret(?:[-_]key)?|private[-_]key(?=(?:[-_]?\d{1,3})?[= ]+[\"']?(?:0x)?[0-9a-f]{32,}\b))"
+    re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|password|secret(?:[-_]key)?|private[-_]key(?=(?:[-_]?\d{1,3})?[= ]+[\"']?(?:0x)?[0-9a-f]{32,}\b))"
                r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
@@ -444,6 +446,10 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                             + _QUOTED_OR_BARE)),
     # gpg --passphrase STRING (gpg(1): "Use string as the passphrase"; --passphrase-file/-fd name where).
     ("gpg", re.compile(r"gpg(?<=\bgpg)2?\b[^\n;|&]{0,500}?\s--passphrase[= ]+" + _QUOTED_OR_BARE)),
+    # ngrok's authtoken as the command's argument (`ngrok config add-authtoken TOKEN`: ngrok.com/docs/
+    # gateway/site-to-site-connectivity/authtoken-acls; v2's `ngrok authtoken TOKEN`), as a session
+    # types it to reach a box behind a NAT.
+    ("ngrok", re.compile(r"ngrok(?<=\bngrok)\s+(?:config\s+add-authtoken|authtoken)\s+" + _QUOTED_OR_BARE)),
     # ssh-keygen -N new_passphrase, -P passphrase (ssh-keygen(1); `-p -P OLD -N NEW` changes it):
     # each of them in the command, `-N ''` (no passphrase) kept.
     ("ssh-keygen", _Scoped(r"ssh-keygen(?<=\bssh-keygen)\b" + _COMMAND_REST, r"\s-[NP]\s*" + _QUOTED_OR_BARE)),
@@ -517,9 +523,9 @@ _PATTERNS_WITH_CLIENTS_NO_PASS = [pattern for pattern in _PATTERNS_WITH_CLIENTS
 # so every block of a server log ran every pattern), and a secret never starts with a space.
 # (the quote after the name may be escaped: a JSON body inside a double-quoted shell word)
 _TOKEN_ASSIGN = re.compile(r"token(?:[_-]?\d{1,3})?\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
-_TOKEN_FLAG = re.compile(r"[-_]token(?:[-_]?\d{1,3})?[= ]").search
+_TOKEN_FLAG = re.compile(r"(?:[-_]|auth|access|refresh)token(?:[-_]?\d{1,3})?[= ]").search
 _KEY_ASSIGN = re.compile(r"key(?:[_-]?\d{1,3})?\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
-_KEY_FLAG = re.compile(r"[-_]key(?:[-_]?\d{1,3})?[= ]").search
+_KEY_FLAG = re.compile(r"(?:[-_]|api)key(?:[-_]?\d{1,3})?[= ]").search
 # a secret-named variable's name, then its value's key: `HF_TOKEN\n  value:`, `"HF_TOKEN", "value":`
 _ENV_PAIR = re.compile(r"(?:token|key)(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?value[\"']?\s*[:=]").search
 # `environ["HF_TOKEN"] = ` and `setdefault("HF_TOKEN", ` in code (lowered text)
@@ -594,6 +600,7 @@ def _may_need_named(text: str) -> bool:
     if "token" in low and (_TOKEN_ASSIGN(low) is not None or _TOKEN_FLAG(low) is not None
                            or _KEY_IN_CODE(low) is not None or "token-" in low and "${" in low
                            or "with-token" in low  # gh auth login --with-token, its token on stdin
+                           or "authtoken" in low  # ngrok config add-authtoken TOKEN
                            or "value" in low and _ENV_PAIR(low) is not None):  # an env list's {name, value}
         return True
     if "key" in low and ("private key" in low or _KEY_ASSIGN(low) is not None or _KEY_FLAG(low) is not None
@@ -784,7 +791,7 @@ def _any_secret_key(keys: tuple) -> bool:
 # from /proc/PID/cmdline, in the launch facts): the text pattern reads `--api-key VALUE` in one
 # string, and each word alone is no secret.
 _SECRET_FLAG_WORD = re.compile(r"(?i)--(?!" + _TOKENIZER_TOKENS + r"\Z)(?:[a-z0-9_-]{0,64}[-_])?"
-                               r"(?:api[-_]key|token|password|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?").fullmatch
+                               r"(?:api[-_]?key|(?:auth|access|refresh)?token|password|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?").fullmatch
 
 _PASS_FLAG_WORD = re.compile(r"(?i)--(?!ask[-_])(?:[A-Z0-9][A-Z0-9_-]{0,63}?[-_])?(?!(?:" + _NOT_A_PASSWORD + r"|no)[-_]pass\b)"
                              r"[A-Z0-9]{1,32}[-_]pass(?:[-_]?\d{1,3})?").fullmatch
