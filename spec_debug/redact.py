@@ -130,6 +130,11 @@ GITHUB_PAT/GITLAB_PAT/GH_PAT (a personal access token, the name R's gh and useth
 named them, and the text kept `PRIVATE_KEY=0x...` and a classic 40-hex `GITHUB_PAT=...` whole (no
 shape of the token patterns; a bare 0x and 64 hex digits is as often a transaction's hash)."""
 
+_AUTH_SCHEMES = r"bearer|basic|token|dpop|negotiate|ntlm|apikey|api-key|key|privatetoken|gnap|ssws"
+"""Authorization schemes whose credentials are one word (token68): RFC 6750 Bearer, RFC 7617
+Basic, RFC 9449 DPoP, RFC 4559 Negotiate and the rest of IANA's registry of one word; NTLM,
+Elasticsearch's ApiKey, Okta's SSWS, a plain Token or Key."""
+
 _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # PEM private keys (the whole body).
     re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?P<secret>.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S),
@@ -217,7 +222,13 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
     # dict or JSON object (`headers={"Authorization": "Bearer ..."}` in the script an agent writes to
     # call the server's OpenAI-compatible API, whose key `--api-key` set: any string, no token shape).
-    re.compile(r"(?i)authorization(?:[\"']\s*:\s*[\"']|:\s*)(?:bearer|basic|token)\s+" + _SHELL_REFERENCE
+    # Any scheme whose credentials are one word (RFC 9110 11.4: `auth-scheme [ 1*SP token68 ]`):
+    # Bearer, Basic, DPoP, Negotiate (IANA's HTTP Authentication Scheme Registry), NTLM,
+    # Elasticsearch's `ApiKey`, `Token`; FCM's legacy `key=SERVER_KEY`; and a bare key with no
+    # scheme, alone in its quotes (`-H 'Authorization: KEY'`, `{"Authorization": "KEY"}`), as some
+    # APIs take it: masked, a dict's value is (_credential_masked), the text kept them.
+    re.compile(r"(?i)authorization(?:[\"']\s*:\s*[\"']|:\s*)(?:(?:" + _AUTH_SCHEMES + r")\s+|key="
+               r"|(?=[^\s'\"]+[\"'])(?!(?:" + _AUTH_SCHEMES + r")[\"']))" + _SHELL_REFERENCE
                + r"(?P<secret>[^\s'\"]+)"),
     # The password in a URL's userinfo: HTTPS_PROXY=http://user:pass@proxy:3128,
     # postgresql://admin:pass@db/x, git clone https://oauth2:TOKEN@gitlab.example/x (RFC 3986 3.2.1).
