@@ -373,6 +373,10 @@ _CLIENT_PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"nerdctl(?<=\bnerdctl)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"-][^\s'\"]*)"),
     re.compile(r"helm(?<=\bhelm)\s+registry\s+login\b[^\n;|&]{0,500}?\s-p\s*"
                r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"-][^\s'\"]*)"),
+    # The Azure CLI's service principal login takes its client secret as -p (`az login
+    # --service-principal -u APP_ID -p SECRET --tenant T`; "argument --password/-p" in its usage,
+    # Azure/azure-cli#12105), as a session types it to reach a storage account of checkpoints.
+    re.compile(r"az(?<=\baz)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"-][^\s'\"]*)"),
     # The password the clients read from the environment, under a name with no "password" in it:
     # MYSQL_PWD (dev.mysql.com WL#13449, "libmysql reads the password from ... MYSQL_PWD") and
     # REDISCLI_AUTH (redis-cli since 5.0.3): `MYSQL_PWD=... mysql -u root`, `export REDISCLI_AUTH=...`.
@@ -626,7 +630,8 @@ def _may_need_named(text: str) -> bool:
     if "sudo" in low and ("|" in low or "<<<" in low) or "oauth2-bearer" in low:
         return True
     if "curl" in low and ("-u" in low or "--user" in low) \
-            or " login" in low and ("docker" in low or "podman" in low or "nerdctl" in low or "helm" in low) \
+            or " login" in low and ("docker" in low or "podman" in low or "nerdctl" in low or "helm" in low
+                                    or "az login" in low) \
             or "redis" in low and ("redis-cli" in low or "rediscli_auth" in low) \
             or "mysql" in low and (" -p" in low or "mysql_pwd" in low):
         return True
