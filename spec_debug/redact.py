@@ -119,7 +119,7 @@ So a closing parenthesis, where the value opens none: `login(token=abc)` and the
 `(..., facts.hf_token = None)` lost their ")" to the mask (`a(b)` is a value of its own).
 A "]" that closes a "[" the value opened is the value's: `token=d[0]` read `token=***REDACTED***]`."""
 
-_KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER|PRIVATE)[_-]?KEY|MYSQL[_-]PWD|(?:GITHUB|GITLAB|GH)[_-]?PAT"
+_KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER|PRIVATE)[_-]?KEY|MYSQL[_-]PWD|(?:GITHUB|GITLAB|GH)[_-]?PAT|PASSPHRASE"
 """A key named for signing or encrypting, a secret's name as the words below are (JWT_SIGNING_KEY,
 RAILS_MASTER_KEY: _SECRET_KEY_NAME); SECRET_KEY and SECRET_KEY_BASE are spelt after SECRET in them.
 And MYSQL_PWD, the password the MySQL client reads from the environment (_CLIENT_PATTERNS), as a
@@ -128,7 +128,8 @@ A wallet's PRIVATE_KEY (`PRIVATE_KEY=0x` and 64 hex digits in a web3 `.env`; fou
 --private-key 0x...`: book.getfoundry.sh, cast send, "--private-key <RAW_PRIVATE_KEY>"), and
 GITHUB_PAT/GITLAB_PAT/GH_PAT (a personal access token, the name R's gh and usethis read): is_secret_name
 named them, and the text kept `PRIVATE_KEY=0x...` and a classic 40-hex `GITHUB_PAT=...` whole (no
-shape of the token patterns; a bare 0x and 64 hex digits is as often a transaction's hash)."""
+shape of the token patterns; a bare 0x and 64 hex digits is as often a transaction's hash).
+And a PASSPHRASE (`SSH_KEY_PASSPHRASE=...`, `passphrase: ...`), a name is_secret_name masks."""
 
 _AUTH_SCHEMES = r"bearer|basic|token|dpop|negotiate|ntlm|apikey|api-key|key|privatetoken|gnap|ssws"
 """Authorization schemes whose credentials are one word (token68): RFC 6750 Bearer, RFC 7617
@@ -171,7 +172,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # mask from the `:` on (`${HF_TOKEN:***REDACTED***`, also on an empty default), and left
     # `--api-key ${KEY:-sekrit}` whole.
     re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:]\s*\"?"
-               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|password|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?[= ]+\"?)"
+               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?[= ]+\"?)"
                r"\$\{[A-Z_][A-Z0-9_]{0,64}" + _EXPANSION_DEFAULT),
     re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET(?:_KEY(?:_BASE)?)?|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|" + _KEY_SECRETS.replace("[_-]", "_") + r")(?:_?\d{1,3})?"
                + _EXPANSION_DEFAULT),
@@ -216,7 +217,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # value), as the argv walk (_redact_list) reads it: masked, the evidence lost `--port`.
     # Nor is a redirection or another shell operator: `gh auth login --with-token < mytoken.txt`
     # (a flag that reads the token from standard input) read `--with-token ***REDACTED*** mytoken.txt`.
-    re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|password|secret(?:[-_]key)?|private[-_]key(?=(?:[-_]?\d{1,3})?[= ]+[\"']?(?:0x)?[0-9a-f]{32,}\b))"
+    re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?|private[-_]key(?=(?:[-_]?\d{1,3})?[= ]+[\"']?(?:0x)?[0-9a-f]{32,}\b))"
                r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
@@ -807,7 +808,7 @@ def _any_secret_key(keys: tuple) -> bool:
 # from /proc/PID/cmdline, in the launch facts): the text pattern reads `--api-key VALUE` in one
 # string, and each word alone is no secret.
 _SECRET_FLAG_WORD = re.compile(r"(?i)--(?!" + _TOKENIZER_TOKENS + r"\Z)(?:[a-z0-9_-]{0,64}[-_])?"
-                               r"(?:api[-_]?key|(?:auth|access|refresh)?token|password|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?").fullmatch
+                               r"(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?").fullmatch
 
 _PASS_FLAG_WORD = re.compile(r"(?i)--(?!ask[-_])(?:[A-Z0-9][A-Z0-9_-]{0,63}?[-_])?(?!(?:" + _NOT_A_PASSWORD + r"|no)[-_]pass\b)"
                              r"[A-Z0-9]{1,32}[-_]pass(?:[-_]?\d{1,3})?").fullmatch
@@ -832,7 +833,7 @@ def _redact_list(items: list) -> list:
             else:
                 out.append(redact_text(v))
             # (the last letter first: the regex ran on every --flag of a long argv)
-            flag = v.startswith("--") and v[-1] in "yYnNdDtTsS0123456789" and (
+            flag = v.startswith("--") and v[-1] in "yYnNdDtTsSeE0123456789" and (
                 _SECRET_FLAG_WORD(v) is not None or _PASS_FLAG_WORD(v) is not None)
             continue
         elif t is int or t is float or t is bool or v is None:
