@@ -248,7 +248,9 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # curl -u/--user user:password (curl.se/docs/manpage.html#-u), docker login -p
     # (docs.docker.com/reference/cli/docker/login), redis-cli -a (redis.io/docs/latest/develop/
     # tools/cli), mysql -pPASSWORD (no space: dev.mysql.com/doc/refman/8.4/en/connection-options.html).
-    re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s(?:-u\s*|--user[= ]+)['\"]?[^\s:'\"]+:(?P<secret>(?!\$)[^\s'\"]+)"),
+    # In quotes, the password runs to the closing quote (`--user 'admin:my pw'` kept " pw").
+    re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s(?:-u\s*|--user[= ]+)(?:(?P<sq>')|(?P<dq>\"))?[^\s:'\"]+:"
+               r"(?P<secret>(?!\$)(?(sq)[^'\n]+(?=')|(?(dq)[^\"\n]+(?=\")|[^\s'\"]+)))"),
     re.compile(r"docker(?<=\bdocker)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"-][^\s'\"]*)"),
     # redis-cli -a, and its --pass (redis-cli --help: "--pass <password> Alias of -a for consistency
     # with the new --user option").
