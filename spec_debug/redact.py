@@ -183,6 +183,13 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"(?i)(?<![A-Z0-9_-])(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?"
                r"|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?[\"']?[ \t]*:[ \t]*"
                r"[|>][1-9+-]{0,2}[ \t]*(?:#[^\n]*)?\r?\n(?P<ind>[ \t]+)(?P<secret>\S[^\r\n]*(?:\r?\n(?P=ind)[^\r\n]*)*)"),
+    # A NAME=value that is one quoted shell word, its value holding a space (`docker run -e
+    # 'DB_PASSWORD=my pass phrase'`, `--from-literal="password=a b"`): the shell passes the word
+    # whole, so the value runs to the closing quote; NAME=value below stopped at the space and
+    # kept the rest. Before it, which then sees the mask.
+    re.compile(r"(?i)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD"
+               r"|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?="
+               r"(?P<secret>(?![$%{])[^\s\"'][^\"'\n]*?[ \t][^\"'\n]*?)(?P=q)"),
     # A number may follow the secret word, as in a name redact_value masks (`HF_TOKEN_2=...`,
     # `--var mongo_password_2=...`, the second secret of one kind distill asks for).
     # The assignment may be Go's or a walrus's `:=` (`apiKey := "..."`), or Ruby's, PHP's and Perl's
