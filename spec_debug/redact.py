@@ -448,6 +448,12 @@ class _Scoped:
         out.append(text[pos:])
         return "".join(out)
 
+_DOCKERFILE_LEGACY = re.compile(r"(?m)^[ \t]*(?:ENV|ARG)[ \t]+(?!(?i:" + _TOKENIZER_TOKENS + r")[ \t])(?i:[A-Z0-9_]{0,64}?"
+                                r"(?:TOKEN|SECRET(?:_?KEY(?:_?BASE)?)?|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|"
+                                + _KEY_SECRETS.replace("[_-]", "_") + r"))(?:_?\d{1,3})?[ \t]+" + _SHELL_REFERENCE
+                                + r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![$\"'])[^\s][^\r\n]*?)(?=[ \t]*(?:\r?\n|\Z))")
+"""A Dockerfile's ENV or ARG in the legacy form, a space between the name and the value (_TOOL_PATTERNS)."""
+
 _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # mongosh -p PASSWORD, and the legacy mongo shell's and the database tools' (mongodump ...)
     # -p (mongo(1): "[-u <username>] [-p <password>]"; mongosh's --password, -p). `--password X`
@@ -478,6 +484,13 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # gateway/site-to-site-connectivity/authtoken-acls; v2's `ngrok authtoken TOKEN`), as a session
     # types it to reach a box behind a NAT.
     ("ngrok", re.compile(r"ngrok(?<=\bngrok)\s+(?:config\s+add-authtoken|authtoken)\s+" + _QUOTED_OR_BARE)),
+    # A Dockerfile's legacy `ENV NAME value` and `ARG NAME value` (docs.docker.com/reference/
+    # dockerfile/#env: "ENV MY_VAR my-value", the value the rest of the line; build-checks
+    # LegacyKeyValueFormat: "ARG foo bar"), as `cat Dockerfile` or `docker history --no-trunc`
+    # prints it: a space, no "=", so NAME=value does not read it. At a line's start, upper case as
+    # the instruction is written here; not a `$VAR` or `${ARG}` reference.
+    ("ENV", _DOCKERFILE_LEGACY),
+    ("ARG", _DOCKERFILE_LEGACY),
     # ssh-keygen -N new_passphrase, -P passphrase (ssh-keygen(1); `-p -P OLD -N NEW` changes it):
     # each of them in the command, `-N ''` (no passphrase) kept.
     ("ssh-keygen", _Scoped(r"ssh-keygen(?<=\bssh-keygen)\b" + _COMMAND_REST, r"\s-[NP]\s*" + _QUOTED_OR_BARE)),
