@@ -66,7 +66,17 @@ asks), nor a read of the environment (`token=os.environ["HF_TOKEN"]`, `api_key=o
 `token=***REDACTED***"HF_TOKEN"])`. Bare only: a quoted "true" is a string typed in. (Python's
 None is still masked: tests/core/test_hardening69_redact_comparison.py pins `hf_token = None`.)"""
 
-_COMPUTED_VALUE = r"(?!(?:(?<=\s)|(?=[A-Z_][A-Z0-9_.]))[A-Z_][A-Z0-9_]{0,64}(?:\.[A-Z_][A-Z0-9_]{0,64}){0,8}\([^\n]{0,1000}?\))"
+_ENV_STYLE_NAME_BEFORE = "".join(rf"(?<![A-Z]{digits}{sep})" for sep in ("=", ":", ": ") for digits in ("", r"\d", r"_\d", r"\d\d"))
+"""Behind a value: the name before it was upper case (`DB_PASSWORD=`, `HF_TOKEN_2=`, `DB_PASSWORD: `,
+its last letter read case-sensitively), and its "=" tight, or its ":". For _COMPUTED_VALUE."""
+
+_CODE_NAME = r"[A-Z_][A-Z0-9_]{0,64}(?:\.[A-Z_][A-Z0-9_]{0,64}){0,8}"
+"""A name in code, dotted or not (`f`, `self.config.get_key`)."""
+
+_COMPUTED_VALUE = (r"(?!(?-i:" + _ENV_STYLE_NAME_BEFORE + r")(?:(?<=\s)|(?=[A-Z_][A-Z0-9_.]))"
+                   r"(?:" + _CODE_NAME + r"\([^\n]{0,1000}?\)(?!\w)|" + _CODE_NAME + r"\[(?!\])[^\n\]]{0,200}\](?!\w)"
+                   r"|[A-Z_][A-Z0-9_]{0,64}(?:\.[A-Z_][A-Z0-9_]{0,64}){0,7}\.[A-Z0-9_]{0,64}?"
+                   r"(?:TOKEN|SECRET|PASSWORD|PASSWD|PASS|KEY|PAT|PWD)(?:_?\d{1,3})?(?![\w.])))")
 """Not a value computed by a call, bare: `token = f(x)`, `api_key = get_key()`, `rope_pass =
 RotaryPass(cfg)`, `next_id = tokenizer.encode(x)[0]` (a name, dotted or not, then its arguments in
 parentheses, closed on the line): Python's assignment of a call's result (Python reference 6.3.4,
@@ -77,7 +87,19 @@ literal stays masked (`token = "hf_..."`, `token = 'abc'`), and a token shape in
 (`login(hf_...)`) is the token patterns'. A name of one letter written tight to the "="
 (`PASSWORD=a(b)`) is read as the value's own text, masked whole as
 tests/core/test_hardening69_redact_comparison.py pins it; `token = f(x)`, spaced as Python code is
-(PEP 8), is a call. For the NAME=value patterns only."""
+(PEP 8), is a call. For the NAME=value patterns only.
+A call ends the value: text after its ")" (`password: pa(ss)word`, `Secr3t(x)9`) makes it a word
+typed in, masked. So does an environment variable's name before it, upper case with a tight "="
+or a ":" (`DB_PASSWORD=pa(ss)`, compose's `MYSQL_PASSWORD: Secr3t(x)`): a shell runs no call there
+(unquoted, its "(" is a syntax error), an env file, `env`'s listing or a compose file hold text;
+Python spaces its assignment (PEP 8) and names a keyword argument in lower case, so
+`API_KEY = get_key()` stays a call. And a flag's value (`--db-pass=pa(ss)`, _PASS_NAME) is a
+command line's word, never a call.
+Nor a read of a name's item or of an attribute named for a secret: `HF_TOKEN = d[0]`, `token =
+keys["hf"]` (a subscription, Python reference 6.3.2: masked bare, the value lost its "]" to the
+mask), `api_key = self.api_key`, `token = cfg.token`, `token = tokenizer.eos_token` (an attribute
+reference, 6.3.1, whose last name is a secret's or a token's: a literal typed in holds no such
+name); under the same conditions as a call."""
 
 _YAML_BLOCK = r"(?![|>][1-9+-]{0,2}[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z))"
 """Not a YAML block scalar's header (`|`, `>-`, `|2`; YAML 1.2.2 8.1.1): the value is on the lines
@@ -88,18 +110,31 @@ _EXPANSION_DEFAULT = r":?[-=](?P<secret>\"(?!\$)[^\"}]+\"|'[^'}]+'|(?![$\"'])[^}
 ``-word``, ``=word``; POSIX XCU 2.6.2): quoted, or bare up to the brace; not a reference
 (``${X:-$OTHER}``), nor empty. The secret of the two expansion patterns below."""
 
-_BARE_VALUE = r"(?:[^\s\"',;()]+?(?=[)}\]]*(?:[\s\"',;]|\Z))|[^\s\"',;]+?(?=[}\]]*(?:[\s\"',;]|\Z)))"
+_BARE_VALUE = (r"(?:[^\s\"',;()\[\]]*(?:\[[^\s\"',;()\[\]]*\])+(?=[)}\]]*(?:[\s\"',;]|\Z))"
+               r"|[^\s\"',;()]+?(?=[)}\]]*(?:[\s\"',;]|\Z))|[^\s\"',;]+?(?=[}\]]*(?:[\s\"',;]|\Z)))")
 """A value written bare, to the next space, quote, comma or semicolon; less the closing braces and
 brackets at its end, which close the mapping or list it stands in: `{hf_token: abc}` was masked
 `{hf_token: ***REDACTED***`, the mask eating the brace (one inside the value, `a}b`, is its own).
 So a closing parenthesis, where the value opens none: `login(token=abc)` and the failed check's
-`(..., facts.hf_token = None)` lost their ")" to the mask (`a(b)` is a value of its own)."""
+`(..., facts.hf_token = None)` lost their ")" to the mask (`a(b)` is a value of its own).
+A "]" that closes a "[" the value opened is the value's: `token=d[0]` read `token=***REDACTED***]`."""
 
-_KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER)[_-]?KEY|MYSQL[_-]PWD"
+_KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER|PRIVATE)[_-]?KEY|MYSQL[_-]PWD|(?:GITHUB|GITLAB|GH)[_-]?PAT|PASSPHRASE"
 """A key named for signing or encrypting, a secret's name as the words below are (JWT_SIGNING_KEY,
 RAILS_MASTER_KEY: _SECRET_KEY_NAME); SECRET_KEY and SECRET_KEY_BASE are spelt after SECRET in them.
 And MYSQL_PWD, the password the MySQL client reads from the environment (_CLIENT_PATTERNS), as a
-compose file's `MYSQL_PWD: ...`, an env list's {"name": "MYSQL_PWD", "value": ...} or code sets it."""
+compose file's `MYSQL_PWD: ...`, an env list's {"name": "MYSQL_PWD", "value": ...} or code sets it.
+A wallet's PRIVATE_KEY (`PRIVATE_KEY=0x` and 64 hex digits in a web3 `.env`; foundry's `cast send
+--private-key 0x...`: book.getfoundry.sh, cast send, "--private-key <RAW_PRIVATE_KEY>"), and
+GITHUB_PAT/GITLAB_PAT/GH_PAT (a personal access token, the name R's gh and usethis read): is_secret_name
+named them, and the text kept `PRIVATE_KEY=0x...` and a classic 40-hex `GITHUB_PAT=...` whole (no
+shape of the token patterns; a bare 0x and 64 hex digits is as often a transaction's hash).
+And a PASSPHRASE (`SSH_KEY_PASSPHRASE=...`, `passphrase: ...`), a name is_secret_name masks."""
+
+_AUTH_SCHEMES = r"bearer|basic|token|dpop|negotiate|ntlm|apikey|api-key|key|privatetoken|gnap|ssws"
+"""Authorization schemes whose credentials are one word (token68): RFC 6750 Bearer, RFC 7617
+Basic, RFC 9449 DPoP, RFC 4559 Negotiate and the rest of IANA's registry of one word; NTLM,
+Elasticsearch's ApiKey, Okta's SSWS, a plain Token or Key."""
 
 _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # PEM private keys (the whole body).
@@ -137,7 +172,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # mask from the `:` on (`${HF_TOKEN:***REDACTED***`, also on an empty default), and left
     # `--api-key ${KEY:-sekrit}` whole.
     re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:]\s*\"?"
-               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?[= ]+\"?)"
+               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?[= ]+\"?)"
                r"\$\{[A-Z_][A-Z0-9_]{0,64}" + _EXPANSION_DEFAULT),
     re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET(?:_KEY(?:_BASE)?)?|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|" + _KEY_SECRETS.replace("[_-]", "_") + r")(?:_?\d{1,3})?"
                + _EXPANSION_DEFAULT),
@@ -148,12 +183,22 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"(?i)(?<![A-Z0-9_-])(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?"
                r"|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?[\"']?[ \t]*:[ \t]*"
                r"[|>][1-9+-]{0,2}[ \t]*(?:#[^\n]*)?\r?\n(?P<ind>[ \t]+)(?P<secret>\S[^\r\n]*(?:\r?\n(?P=ind)[^\r\n]*)*)"),
+    # A NAME=value that is one quoted shell word, its value holding a space (`docker run -e
+    # 'DB_PASSWORD=my pass phrase'`, `--from-literal="password=a b"`): the shell passes the word
+    # whole, so the value runs to the closing quote; NAME=value below stopped at the space and
+    # kept the rest. Before it, which then sees the mask.
+    re.compile(r"(?i)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD"
+               r"|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?="
+               r"(?P<secret>(?![$%{])[^\s\"'][^\"'\n]*?[ \t][^\"'\n]*?)(?P=q)"),
     # A number may follow the secret word, as in a name redact_value masks (`HF_TOKEN_2=...`,
     # `--var mongo_password_2=...`, the second secret of one kind distill asks for).
+    # The assignment may be Go's or a walrus's `:=` (`apiKey := "..."`), or Ruby's, PHP's and Perl's
+    # `=>` (`'password' => 'secret'`, a Laravel config's array): read as "=", `token => 'abc'`
+    # was masked from the ">" on (`token =***REDACTED*** 'abc'`), the secret kept.
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
-               + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
+               + r"(?P<secret>\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
     # backslash after the name (the body was kept in clear). The escaped quotes stay around the mask.
@@ -174,17 +219,27 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
     # but not a tokenizer's special token (--pad_token "<pad>"); numbered as a second one of a kind
     # is (--api-key-2 VALUE, --token2 VALUE), as NAME=value and redact_value read the name.
+    # Spelt joined too: --apikey, --authtoken (the ngrok agent's, `ngrok http 8000 --authtoken
+    # TOKEN`), --accesstoken, --refreshtoken.
+    # --private-key before a raw key in hex (foundry's `cast send --private-key 0x...`); not
+    # before a path (ansible's `--private-key ~/.ssh/id_ed25519` names the key's file).
     # A bare value is no next flag (`--api-key --port 8000`: the server errors on the missing
     # value), as the argv walk (_redact_list) reads it: masked, the evidence lost `--port`.
     # Nor is a redirection or another shell operator: `gh auth login --with-token < mytoken.txt`
     # (a flag that reads the token from standard input) read `--with-token ***REDACTED*** mytoken.txt`.
-    re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret(?:[-_]key)?)"
+    re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?|private[-_]key(?=(?:[-_]?\d{1,3})?[= ]+[\"']?(?:0x)?[0-9a-f]{32,}\b))"
                r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
     # dict or JSON object (`headers={"Authorization": "Bearer ..."}` in the script an agent writes to
     # call the server's OpenAI-compatible API, whose key `--api-key` set: any string, no token shape).
-    re.compile(r"(?i)authorization(?:[\"']\s*:\s*[\"']|:\s*)(?:bearer|basic|token)\s+" + _SHELL_REFERENCE
+    # Any scheme whose credentials are one word (RFC 9110 11.4: `auth-scheme [ 1*SP token68 ]`):
+    # Bearer, Basic, DPoP, Negotiate (IANA's HTTP Authentication Scheme Registry), NTLM,
+    # Elasticsearch's `ApiKey`, `Token`; FCM's legacy `key=SERVER_KEY`; and a bare key with no
+    # scheme, alone in its quotes (`-H 'Authorization: KEY'`, `{"Authorization": "KEY"}`), as some
+    # APIs take it: masked, a dict's value is (_credential_masked), the text kept them.
+    re.compile(r"(?i)authorization(?:[\"']\s*:\s*[\"']|:\s*)(?:(?:" + _AUTH_SCHEMES + r")\s+|key="
+               r"|(?=[^\s'\"]+[\"'])(?!(?:" + _AUTH_SCHEMES + r")[\"']))" + _SHELL_REFERENCE
                + r"(?P<secret>[^\s'\"]+)"),
     # The password in a URL's userinfo: HTTPS_PROXY=http://user:pass@proxy:3128,
     # postgresql://admin:pass@db/x, git clone https://oauth2:TOKEN@gitlab.example/x (RFC 3986 3.2.1).
@@ -203,7 +258,9 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # curl -u/--user user:password (curl.se/docs/manpage.html#-u), docker login -p
     # (docs.docker.com/reference/cli/docker/login), redis-cli -a (redis.io/docs/latest/develop/
     # tools/cli), mysql -pPASSWORD (no space: dev.mysql.com/doc/refman/8.4/en/connection-options.html).
-    re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s(?:-u\s*|--user[= ]+)['\"]?[^\s:'\"]+:(?P<secret>(?!\$)[^\s'\"]+)"),
+    # In quotes, the password runs to the closing quote (`--user 'admin:my pw'` kept " pw").
+    re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s(?:-u\s*|--user[= ]+)(?:(?P<sq>')|(?P<dq>\"))?[^\s:'\"]+:"
+               r"(?P<secret>(?!\$)(?(sq)[^'\n]+(?=')|(?(dq)[^\"\n]+(?=\")|[^\s'\"]+)))"),
     re.compile(r"docker(?<=\bdocker)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"-][^\s'\"]*)"),
     # redis-cli -a, and its --pass (redis-cli --help: "--pass <password> Alias of -a for consistency
     # with the new --user option").
@@ -246,11 +303,11 @@ _NOT_A_PASSWORD = (r"forward|backward|fwd|bwd|must|should|first|second|third|las
 """The word before `_pass` where it names a pass of a computation or a check, not a password:
 a model's forward_pass, a compiler's custom_post_pass and fusion_pass, a test's must_pass."""
 
-_PASS_NAME = re.compile(r"(?i)(?<![\w-])(?<!\$\{)(?:--?)?(?:[A-Z0-9][A-Z0-9_-]{0,63}?[_-])?"
+_PASS_NAME = re.compile(r"(?i)(?<![\w-])(?<!\$\{)(?P<flag>--?)?(?:[A-Z0-9][A-Z0-9_-]{0,63}?[_-])?"
                         r"(?!(?:" + _NOT_A_PASSWORD + r")(?:[_-]pass|(?-i:Pass))\b)"
-                        r"[A-Z0-9]{1,32}(?:[_-]PASS|(?-i:(?<=[a-z0-9])Pass))(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)"
-                        + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
-                        + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")")
+                        r"[A-Z0-9]{1,32}(?:[_-]PASS|(?-i:(?<=[a-z0-9])Pass))(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)"
+                        + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + r"(?(flag)|" + _COMPUTED_VALUE + ")" + _YAML_BLOCK
+                        + r"(?P<secret>\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _BARE_VALUE + ")")
 """A password under a name that ends in the word PASS (`DB_PASS=...`, `db_pass: ...`,
 `export REDIS_PASS=...`), short for password as in Ansible's own ansible_ssh_pass: is_secret_name
 masks `--var db_pass=...` and a key so named, and the text kept the value. Only after a word and a
@@ -268,6 +325,19 @@ _CAMEL_PASS = re.compile(r"Pass(?<=[a-z0-9]Pass)(?:\d{1,3})?[\"']?\s*[=:]").sear
 """A camelCase name ending in Pass before "=" or ":" (`dbPass=`), for _may_need_named: only run
 where "pass" and "Pass" are in the text, and only true where _PASS_NAME's name is; literal
 first, so re finds it by a fast scan (a leading class is tried at every position)."""
+
+_PASS_FLAG = re.compile(r"(?i)--(?<![\w-]--)(?!ask[-_])(?:[A-Z0-9][A-Z0-9_-]{0,63}?[-_])?"
+                        r"(?!(?:" + _NOT_A_PASSWORD + r"|no)[-_]pass\b)[A-Z0-9]{1,32}[-_]pass(?:[-_]?\d{1,3})?[ \t]+"
+                        + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
+                        + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)")
+"""A password under a flag named PASS after a word, its value the next word (`--db-pass hunter2`,
+`--redis-pass "s3 cret"`), as _PASS_NAME reads `--db-pass=...`: the flag patterns read
+`--password VALUE` and left this one whole. Not a pass of _NOT_A_PASSWORD (`--forward-pass`), nor a
+switch that takes no value: ansible's `--ask-pass`, `--ask-become-pass`, `--ask-vault-pass` (prompt
+for it: docs.ansible.com, ansible-playbook) and a `--no-pass` (impacket's -no-pass: no password),
+whose next word is the command's own argument. A number is masked, as after `--password`: it is
+a password of digits as often. Run with _PASS_NAME, where _PASS_WORD finds "-pass"; literal first
+(the "--", then what stands before it), so re finds it by a fast scan."""
 
 _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # Well-known token shapes anywhere in text: Hugging Face (hf_), OpenAI and Anthropic (sk-),
@@ -301,6 +371,11 @@ _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # and a gateway in front of the server checks; printed bare, no name or header says so. A token
     # with no signature (alg "none") grants nothing and is left.
     re.compile(r"(?P<secret>eyJ(?<=\beyJ)[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})"),
+    # A PyPI API token: "pypi-" and a macaroon in base64url, whose first bytes name its location
+    # ("AgEIcHlwaS5vcmc" is \x02\x01\x08"pypi.org", "AgENdGVzdC5weXBpLm9yZw" test.pypi.org; the
+    # prefix gitleaks' pypi-upload-token rule reads), as `twine upload -u __token__ -p ...`, `poetry
+    # config pypi-token.pypi ...` or a `cat ~/.pypirc` print it, no secret's name before it.
+    re.compile(r"(?P<secret>pypi-(?<=\bpypi-)AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,})"),
 ]
 
 _CLIENT_PATTERNS: list[re.Pattern[str]] = [
@@ -311,6 +386,10 @@ _CLIENT_PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"nerdctl(?<=\bnerdctl)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"-][^\s'\"]*)"),
     re.compile(r"helm(?<=\bhelm)\s+registry\s+login\b[^\n;|&]{0,500}?\s-p\s*"
                r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"-][^\s'\"]*)"),
+    # The Azure CLI's service principal login takes its client secret as -p (`az login
+    # --service-principal -u APP_ID -p SECRET --tenant T`; "argument --password/-p" in its usage,
+    # Azure/azure-cli#12105), as a session types it to reach a storage account of checkpoints.
+    re.compile(r"az(?<=\baz)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"-][^\s'\"]*)"),
     # The password the clients read from the environment, under a name with no "password" in it:
     # MYSQL_PWD (dev.mysql.com WL#13449, "libmysql reads the password from ... MYSQL_PWD") and
     # REDISCLI_AUTH (redis-cli since 5.0.3): `MYSQL_PWD=... mysql -u root`, `export REDISCLI_AUTH=...`.
@@ -369,6 +448,12 @@ class _Scoped:
         out.append(text[pos:])
         return "".join(out)
 
+_DOCKERFILE_LEGACY = re.compile(r"(?m)^[ \t]*(?:ENV|ARG)[ \t]+(?!(?i:" + _TOKENIZER_TOKENS + r")[ \t])(?i:[A-Z0-9_]{0,64}?"
+                                r"(?:TOKEN|SECRET(?:_?KEY(?:_?BASE)?)?|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|"
+                                + _KEY_SECRETS.replace("[_-]", "_") + r"))(?:_?\d{1,3})?[ \t]+" + _SHELL_REFERENCE
+                                + r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![$\"'])[^\s][^\r\n]*?)(?=[ \t]*(?:\r?\n|\Z))")
+"""A Dockerfile's ENV or ARG in the legacy form, a space between the name and the value (_TOOL_PATTERNS)."""
+
 _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # mongosh -p PASSWORD, and the legacy mongo shell's and the database tools' (mongodump ...)
     # -p (mongo(1): "[-u <username>] [-p <password>]"; mongosh's --password, -p). `--password X`
@@ -395,6 +480,17 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                             + _QUOTED_OR_BARE)),
     # gpg --passphrase STRING (gpg(1): "Use string as the passphrase"; --passphrase-file/-fd name where).
     ("gpg", re.compile(r"gpg(?<=\bgpg)2?\b[^\n;|&]{0,500}?\s--passphrase[= ]+" + _QUOTED_OR_BARE)),
+    # ngrok's authtoken as the command's argument (`ngrok config add-authtoken TOKEN`: ngrok.com/docs/
+    # gateway/site-to-site-connectivity/authtoken-acls; v2's `ngrok authtoken TOKEN`), as a session
+    # types it to reach a box behind a NAT.
+    ("ngrok", re.compile(r"ngrok(?<=\bngrok)\s+(?:config\s+add-authtoken|authtoken)\s+" + _QUOTED_OR_BARE)),
+    # A Dockerfile's legacy `ENV NAME value` and `ARG NAME value` (docs.docker.com/reference/
+    # dockerfile/#env: "ENV MY_VAR my-value", the value the rest of the line; build-checks
+    # LegacyKeyValueFormat: "ARG foo bar"), as `cat Dockerfile` or `docker history --no-trunc`
+    # prints it: a space, no "=", so NAME=value does not read it. At a line's start, upper case as
+    # the instruction is written here; not a `$VAR` or `${ARG}` reference.
+    ("ENV", _DOCKERFILE_LEGACY),
+    ("ARG", _DOCKERFILE_LEGACY),
     # ssh-keygen -N new_passphrase, -P passphrase (ssh-keygen(1); `-p -P OLD -N NEW` changes it):
     # each of them in the command, `-N ''` (no passphrase) kept.
     ("ssh-keygen", _Scoped(r"ssh-keygen(?<=\bssh-keygen)\b" + _COMMAND_REST, r"\s-[NP]\s*" + _QUOTED_OR_BARE)),
@@ -452,12 +548,13 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 """Clients that take a password on their command line under a flag named otherwise; each pattern
 runs only where its literal is in the text."""
 
-_NAMED_PATTERNS.append(_PASS_NAME)
+_NAMED_PATTERNS.extend((_PASS_NAME, _PASS_FLAG))
 _PATTERNS = _NAMED_PATTERNS + _TOKEN_PATTERNS
 """In the order they are applied: a later pattern sees the masks of the earlier ones."""
 _PATTERNS_WITH_CLIENTS = _NAMED_PATTERNS + _CLIENT_PATTERNS + _TOKEN_PATTERNS
-_PATTERNS_NO_PASS = [pattern for pattern in _PATTERNS if pattern is not _PASS_NAME]
-_PATTERNS_WITH_CLIENTS_NO_PASS = [pattern for pattern in _PATTERNS_WITH_CLIENTS if pattern is not _PASS_NAME]
+_PATTERNS_NO_PASS = [pattern for pattern in _PATTERNS if pattern is not _PASS_NAME and pattern is not _PASS_FLAG]
+_PATTERNS_WITH_CLIENTS_NO_PASS = [pattern for pattern in _PATTERNS_WITH_CLIENTS
+                                  if pattern is not _PASS_NAME and pattern is not _PASS_FLAG]
 
 # "token" and "key" are everyday words of the evidence ("gen throughput (token/s)", "#token: 512",
 # "sort key"); a pattern reads one only as a name before "=" or ":" (not before a bare count),
@@ -467,9 +564,9 @@ _PATTERNS_WITH_CLIENTS_NO_PASS = [pattern for pattern in _PATTERNS_WITH_CLIENTS 
 # so every block of a server log ran every pattern), and a secret never starts with a space.
 # (the quote after the name may be escaped: a JSON body inside a double-quoted shell word)
 _TOKEN_ASSIGN = re.compile(r"token(?:[_-]?\d{1,3})?\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
-_TOKEN_FLAG = re.compile(r"[-_]token(?:[-_]?\d{1,3})?[= ]").search
+_TOKEN_FLAG = re.compile(r"(?:[-_]|auth|access|refresh)token(?:[-_]?\d{1,3})?[= ]").search
 _KEY_ASSIGN = re.compile(r"key(?:[_-]?\d{1,3})?\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
-_KEY_FLAG = re.compile(r"[-_]key(?:[-_]?\d{1,3})?[= ]").search
+_KEY_FLAG = re.compile(r"(?:[-_]|api)key(?:[-_]?\d{1,3})?[= ]").search
 # a secret-named variable's name, then its value's key: `HF_TOKEN\n  value:`, `"HF_TOKEN", "value":`
 _ENV_PAIR = re.compile(r"(?:token|key)(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?value[\"']?\s*[:=]").search
 # `environ["HF_TOKEN"] = ` and `setdefault("HF_TOKEN", ` in code (lowered text)
@@ -495,7 +592,7 @@ def _patterns_for(text: str) -> list[re.Pattern[str]]:
         clients = "login" in text or "MYSQL_PWD" in text or "REDISCLI_AUTH" in text
         if _PASS_WORD(text) is not None:
             patterns = _PATTERNS_WITH_CLIENTS if clients else _PATTERNS
-        else:  # _PASS_NAME, which no literal starts, runs only where it may match
+        else:  # _PASS_NAME and _PASS_FLAG, which no literal starts, run only where they may match
             patterns = _PATTERNS_WITH_CLIENTS_NO_PASS if clients else _PATTERNS_NO_PASS
         tools = [pattern for literal, pattern in _TOOL_PATTERNS if literal in text]
         return patterns[:-len(_TOKEN_PATTERNS)] + tools + _TOKEN_PATTERNS if tools else patterns
@@ -511,19 +608,24 @@ _GITHUB_LITERAL = re.compile(r"gh[pousr]_").search
 
 def _may_hold_token(text: str) -> bool:
     """A literal every token shape starts with, as written (those patterns are case-sensitive):
-    hf_, sk-, glpat-, xox, nvapi-, AKIA, ASIA, AIza, ghp_, gho_, ghu_, ghs_, ghr_, github_pat_, eyJ (a JWT), tskey-.
+    hf_, sk-, glpat-, xox, nvapi-, AKIA, ASIA, AIza, ghp_, gho_, ghu_, ghs_, ghr_, github_pat_, eyJ (a JWT), tskey-,
+    pypi-AgE.
     github_pat_ has no "gh" in it: behind the "gh" test, a fine-grained token alone in a text
     (its 82 random characters hold no "gh" about 98 times in 100) was left unmasked."""
     return ("hf_" in text or "sk-" in text or "glpat-" in text or "xox" in text or "nvapi-" in text
             or _AWS_GOOGLE_LITERAL(text) is not None
             or "gh" in text and _GITHUB_LITERAL(text) is not None or "github_pat_" in text or "eyJ" in text
-            or "tskey-" in text)
+            or "tskey-" in text or "pypi-AgE" in text)
 
 
 _FOLDS_TO_ASCII = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a", "k"))
 """The only characters outside ASCII that ``re.IGNORECASE`` matches to an ASCII letter, or whose
 ``lower()`` holds one (İ, dotless ı, long ſ, the Kelvin sign K; found by trying every code
 point): with them spelt as their letter, the literals below are looked for as the patterns see them."""
+
+
+_PAT_WORD = re.compile(r"pat(?:(?<=hubpat)|(?<=labpat)|(?<=ghpat)|(?<=hub[_-]pat)|(?<=lab[_-]pat)|(?<=gh[_-]pat))").search
+"""GITHUB_PAT, GITLAB_PAT, GH_PAT (_KEY_SECRETS) in lowered text; literal first, a fast scan."""
 
 
 def _may_need_named(text: str) -> bool:
@@ -539,6 +641,7 @@ def _may_need_named(text: str) -> bool:
     if "token" in low and (_TOKEN_ASSIGN(low) is not None or _TOKEN_FLAG(low) is not None
                            or _KEY_IN_CODE(low) is not None or "token-" in low and "${" in low
                            or "with-token" in low  # gh auth login --with-token, its token on stdin
+                           or "authtoken" in low  # ngrok config add-authtoken TOKEN
                            or "value" in low and _ENV_PAIR(low) is not None):  # an env list's {name, value}
         return True
     if "key" in low and ("private key" in low or _KEY_ASSIGN(low) is not None or _KEY_FLAG(low) is not None
@@ -547,10 +650,14 @@ def _may_need_named(text: str) -> bool:
         return True
     if "cookie" in low:
         return True
+    # GITHUB_PAT=..., GH_PAT: ... (_KEY_SECRETS; "pat" alone is in every "path" and "pattern")
+    if "pat" in low and _PAT_WORD(low) is not None:
+        return True
     if "sudo" in low and ("|" in low or "<<<" in low) or "oauth2-bearer" in low:
         return True
     if "curl" in low and ("-u" in low or "--user" in low) \
-            or " login" in low and ("docker" in low or "podman" in low or "nerdctl" in low or "helm" in low) \
+            or " login" in low and ("docker" in low or "podman" in low or "nerdctl" in low or "helm" in low
+                                    or "az login" in low) \
             or "redis" in low and ("redis-cli" in low or "rediscli_auth" in low) \
             or "mysql" in low and (" -p" in low or "mysql_pwd" in low):
         return True
@@ -726,7 +833,11 @@ def _any_secret_key(keys: tuple) -> bool:
 # from /proc/PID/cmdline, in the launch facts): the text pattern reads `--api-key VALUE` in one
 # string, and each word alone is no secret.
 _SECRET_FLAG_WORD = re.compile(r"(?i)--(?!" + _TOKENIZER_TOKENS + r"\Z)(?:[a-z0-9_-]{0,64}[-_])?"
-                               r"(?:api[-_]key|token|password|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?").fullmatch
+                               r"(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?").fullmatch
+
+_PASS_FLAG_WORD = re.compile(r"(?i)--(?!ask[-_])(?:[A-Z0-9][A-Z0-9_-]{0,63}?[-_])?(?!(?:" + _NOT_A_PASSWORD + r"|no)[-_]pass\b)"
+                             r"[A-Z0-9]{1,32}[-_]pass(?:[-_]?\d{1,3})?").fullmatch
+"""_PASS_FLAG's flag, as a word of an argv (`--db-pass`, not `--ask-pass`)."""
 
 
 _NO_SECRET_WORDS = frozenset(("True", "False", "null", "true", "false"))
@@ -747,7 +858,8 @@ def _redact_list(items: list) -> list:
             else:
                 out.append(redact_text(v))
             # (the last letter first: the regex ran on every --flag of a long argv)
-            flag = v.startswith("--") and v[-1] in "yYnNdDtT0123456789" and _SECRET_FLAG_WORD(v) is not None
+            flag = v.startswith("--") and v[-1] in "yYnNdDtTsSeE0123456789" and (
+                _SECRET_FLAG_WORD(v) is not None or _PASS_FLAG_WORD(v) is not None)
             continue
         elif t is int or t is float or t is bool or v is None:
             out.append(v)
@@ -933,6 +1045,14 @@ than any token shape (redact.py's patterns) or a NAME=value is long; a PEM key i
 BEGIN line, which a cut inside the key has behind it."""
 
 
+_WORD_RUN = re.compile(r"[A-Za-z0-9_.~+/=-]*").match
+_WORD_REACH = 64 * 1024
+"""How far past _SECRET_REACH the characters of a token may run on (base64url, dots): a JWT is
+not bounded (a Kubernetes service account's, its claims in the payload, runs past 1,000
+characters), and read in part it is none: cut inside its payload, the header and the payload's
+head stayed in clear. Bounded, as a line of base64 megabytes long is no one token."""
+
+
 _KNOWN_VALUES: ContextVar[tuple[str, ...]] = ContextVar("spec_debug_known_secret_values", default=())
 """The secret values (secret_values: `--var db_password=...`) of the run whose host thread this
 is, for cut_outside_secret: they are masked after the cut too (Run._clean), and are no span."""
@@ -966,7 +1086,10 @@ def cut_outside_secret(text: str, limit: int) -> int:
         return len(text)
     if limit <= 0:
         return 0
-    spans = secret_spans(text[: limit + _SECRET_REACH])
+    reach = limit + _SECRET_REACH
+    if reach < len(text):  # to the end of the word there: a JWT of 1,400 characters is one secret
+        reach = _WORD_RUN(text, reach, reach + _WORD_REACH).end()
+    spans = secret_spans(text[:reach])
     values = _KNOWN_VALUES.get()
     cut, moved = limit, True
     while moved:  # a start inside another secret (a value inside a token, two values overlapping)
