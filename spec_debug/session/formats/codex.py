@@ -715,6 +715,9 @@ class _Processes:
     """session id of a running interactive shell (``ssh gpu01`` with no command, ``bash``) -> the
     hosts of the shells opened in it, innermost last: what ``write_stdin{chars}`` types there is a
     command run on the last one."""
+    typed_in: dict[str, str] = field(default_factory=dict)
+    """session id of a running interactive shell -> the call that typed the last command there: what
+    a later poll of the shell shows (no chars) is that command's output, not the shell opener's."""
 
     local_items: OrderedDict[str, str] = field(default_factory=OrderedDict)
     """A ``local_shell_call``'s item id -> its call id."""
@@ -767,6 +770,11 @@ class _Processes:
                 _bounded(self.keyed_stops, call_id, session)
             if command is not None:
                 _bounded(self.typed_calls, call_id, True)  # its output is its own
+                if session in self.shells:
+                    self.typed_in[session] = call_id
+            elif args.get("chars") and session in self.typed_in:
+                # a key (Ctrl-C), `exit`: the command typed last is over; the shell prints next
+                del self.typed_in[session]
         elif command is not None:
             _bounded(self.shell_calls, call_id, command)
         elif name == code_mode.WAIT_TOOL and isinstance(args, dict) and isinstance(args.get("cell_id"), (int, str)):
@@ -809,10 +817,12 @@ class _Processes:
         if session is not None and code is None and not typed and (owner := self.running.get(session)) is not None \
                 and owner not in results_seen:
             # a poll of a command still running: more of that command's output (its host's), not
-            # the output of a call of its own
-            return f"{owner}#running", True
+            # the output of a call of its own; in a shell, of the command typed there last (the
+            # benchmark typed at gpu01's prompt, not the `ssh gpu01` that opened the prompt)
+            return f"{self.typed_in.get(session, owner)}#running", True
         if session is not None and isinstance(code, int):
             self.shells.pop(session, None)
+            self.typed_in.pop(session, None)
             owner = self.running.pop(session, None)
             if owner is not None and owner not in results_seen:
                 return owner, False
@@ -833,6 +843,7 @@ class _Processes:
         self.keyed_stops.pop(call_id, None)
         if gone and session is not None:
             self.shells.pop(session, None)
+            self.typed_in.pop(session, None)
 
     def stopped_by_key(self, call_id: str | None) -> bool:
         """The call sent Ctrl-C to the command it polls, and that ended it: the exit status 130
@@ -891,6 +902,10 @@ def _bounded(seen: OrderedDict, key: str, value) -> None:
 
 
 _POLL_TOOL = "write_stdin"
+TYPED = "typed"
+"""The raw type of the result of a command typed into a shell (``write_stdin{chars}``): the
+analysis keeps its call, whose output later polls of the shell show under ``<call>#running``
+(:meth:`_Processes.result`)."""
 _SIGINT_EXIT = 130
 _OPENS_SHELL = frozenset({"an interactive login (ssh with no command)", "an interactive shell"})
 """What :func:`unattended.interactive` calls a command whose terminal then reads shell commands
@@ -1121,6 +1136,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             yield event("tool_result", "tool", call_id=call_id, text=output, is_error=True)
             return
         poll_id = call_id
+        typed = call_id in processes.typed_calls  # a command typed into a shell: its own result
         stopped = code == _SIGINT_EXIT and processes.stopped_by_key(call_id)
         call_id, running = processes.result(call_id, output, code, results_seen)
         if stopped:
@@ -1143,7 +1159,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
                     or (output[:1] in "cAUa" and _collab_failed(output))
                     or (output.startswith(_OLD_PATCH_FAILED) and output[len(_OLD_PATCH_FAILED):].startswith(_PATCH_FAILED)),
                     agent_ref=agent_ref,
-                    raw_type="running" if running else None)
+                    raw_type="running" if running else TYPED if typed and call_id == poll_id else None)
     elif ptype == "web_search_call":
         yield from _web_search(payload, event)
     elif ptype in ("tool_search_call", "tool_search_output"):
