@@ -435,7 +435,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 elif end is not None and end.is_error and not end.declined and processes.cells \
                         and end.call_id.startswith(_NESTED_CALL) and end.call_id not in processes.calls \
                         and not tool_ends.refused(end.text):
-                    processes.cell_failed(_nested_failure(ptype, end, item))  # a cell's patch or MCP call
+                    processes.cell_failed(_nested_failure(ptype, end, item), item)  # a cell's patch or MCP call
                 if end is not None and end.call_id in processes.calls and end.call_id not in results_seen:
                     # The call's end as the UI saw it, the only copy that says an MCP tool failed
                     # (codex_tool_ends); the function_call_output after it is then dropped. An end
@@ -723,11 +723,13 @@ class _Processes:
     """A ``local_shell_call``'s item id -> its call id."""
     search: str | None = None
     """Call id of the last ``tool_search_call``: a server-run search's output names no call."""
-    cells: OrderedDict[str, tuple[list[str], list[int | None], list[str]]] = field(default_factory=OrderedDict)
+    cells: OrderedDict[str, tuple[list[str], list[int | None], list[str], list[str]]] = \
+        field(default_factory=OrderedDict)
     """Call id of a code-mode cell whose result is not read yet -> (the literal commands it runs,
     the exit codes of those its ``item_completed`` ``CommandExecution`` ends reported, what its
-    patches and MCP calls that failed said). Those ends name the nested call's own id, never the
-    cell's call (see :meth:`cell_command_end`, :meth:`cell_failed`)."""
+    patches and MCP calls that failed said, the files its literal patches touch and the MCP tools
+    it calls). Those ends name the nested call's own id, never the cell's call (see
+    :meth:`cell_command_end`, :meth:`cell_failed`)."""
 
     def cell_command_end(self, command: str, code: int | None) -> None:
         """A command a code-mode cell ran ended with ``code`` (codex-cli 0.153.4 writes an
@@ -736,15 +738,25 @@ class _Processes:
         hariharasudhan-quest/ai-analyzer-codex-code codex_session.jsonl). A cell that prints only
         ``r.output`` prints no status: this end is the only record of it. It is the latest open
         cell's whose literals hold the command."""
-        for commands, codes, _ in reversed(self.cells.values()):
+        for commands, codes, _, _ in reversed(self.cells.values()):
             if command in commands:
                 codes.append(code)
                 return
 
-    def cell_failed(self, said: str) -> None:
-        """A patch or MCP call of the latest open code-mode cell failed, saying ``said``
-        (:func:`_nested_failure`)."""
-        failures = next(reversed(self.cells.values()))[2]
+    def cell_failed(self, said: str, item) -> None:
+        """A patch or MCP call of an open code-mode cell failed, saying ``said``
+        (:func:`_nested_failure`): of the latest open cell whose literals name what failed (the
+        patched file ``said`` names, the MCP tool of the ``McpToolCall`` ``item``), else of the
+        latest open cell. A cell left running in the background (``Script running with cell ID
+        N``) stays open while the model runs others: its patch that failed is its own, not the
+        newest cell's."""
+        tool = f"mcp__{item.get('server')}__{item.get('tool')}" if isinstance(item, dict) \
+            and isinstance(item.get("server"), str) and isinstance(item.get("tool"), str) else None
+        owner = next((cell for cell in reversed(self.cells.values())
+                      if (tool is not None and tool in cell[3])
+                      or (tool is None and any(path in said for path in cell[3] if not path.startswith("mcp__")))),
+                     None) or next(reversed(self.cells.values()))
+        failures = owner[2]
         if len(failures) < 8:
             failures.append(said)
 
@@ -996,7 +1008,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             args, command = None, "\n".join(cell.commands) or None
             if isinstance(payload.get("call_id"), str):
                 # (every cell: a patch or an MCP call of its own may fail too)
-                _bounded(processes.cells, payload["call_id"], (cell.commands, [], []))
+                _bounded(processes.cells, payload["call_id"], (cell.commands, [], [], cell.patch_files + cell.mcp_tools))
             if command is None and cell.patch_files:
                 name = "apply_patch"  # a cell that only edits: an edit, as the apply_patch tool's
         else:
