@@ -576,7 +576,7 @@ def injects(parts: list) -> bool:
     or a command the person ran with ``!``, :data:`_USER_SHELL`)."""
     for part in parts:
         head = block_text([part]).lstrip()
-        if head.startswith(_INJECTED) or (head.startswith("<user_shell_command>") and _USER_SHELL.match(head)) \
+        if _injected(head) or (head.startswith("<user_shell_command>") and _USER_SHELL.match(head)) \
                 or (head.startswith(_EXTERNAL) and _external_end(head) is not None):
             return True
     return False
@@ -591,6 +591,24 @@ _INJECTED_ENDS = (("<environment_context>", "</environment_context>"), ("<user_i
                   ("<goal_context>", "</goal_context>"), ("<extension_context>", "</extension_context>"),
                   ("<agent_message_board_notification>", "</agent_message_board_notification>"))
 """How each part Codex writes in (:data:`_INJECTED`, a ``!`` command's) ends: its closing tag."""
+_FOLDED_ENDS = tuple((start.lower(), end.lower()) for start, end in _INJECTED_ENDS if start != "<user_shell_command>")
+
+
+def _injected(head: str) -> bool:
+    """``head`` (a user-message part, leading blanks off) begins as a part Codex writes in does
+    (:data:`_INJECTED`). Codex's own reader of its history takes the markers in any case, start and
+    end (openai/codex ``codex-rs/core/src/context/`` ``ContextualUserFragmentMarkers::matches_text``:
+    ``eq_ignore_ascii_case`` on both): ``<Environment_Context>…</Environment_Context>`` is its
+    context too. A marker in another case is one only with its closing tag at the part's end."""
+    if head.startswith(_INJECTED):
+        return True
+    if head[:1] not in "<#":
+        return False
+    folded = head[:40].lower()
+    for start, end in _FOLDED_ENDS:
+        if folded.startswith(start):
+            return head.rstrip()[-len(end):].lower() == end
+    return False
 
 
 def _joined_external_end(head: str) -> str | None:
@@ -639,7 +657,7 @@ def _user_message(parts: list, event) -> Iterator[Event]:
             if tag.group(2):
                 labels.append(len(typed))
                 typed.append(tag.group(2))  # the pasted image's label, as the TUI shows it
-        elif head.startswith(_INJECTED) or (head.startswith(_EXTERNAL) and _external_end(head) is not None):
+        elif _injected(head) or (head.startswith(_EXTERNAL) and _external_end(head) is not None):
             injected.append(text)
         elif head.startswith(_IDE_CONTEXT) and _IDE_REQUEST in text:
             context, _, request = text.partition(_IDE_REQUEST)
