@@ -413,6 +413,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 _remember(results_seen, call_id)
                 output = payload.get("aggregated_output") or "\n".join(
                     s for s in (payload.get("stdout"), payload.get("stderr")) if isinstance(s, str))
+                if processes.shown and isinstance(output, str):
+                    output = processes.unseen(call_id, output)  # the rest of what it showed running
                 code = payload.get("exit_code") if isinstance(payload.get("exit_code"), int) else None
                 if code == _SIGINT_EXIT and processes.ended_by_key(call_id):
                     code = None  # the model's Ctrl-C ended it (see _Processes.stopped_by_key)
@@ -733,6 +735,9 @@ class _Processes:
     """session id of a running interactive shell (``ssh gpu01`` with no command, ``bash``) -> the
     hosts of the shells opened in it, innermost last: what ``write_stdin{chars}`` types there is a
     command run on the last one."""
+    shown: OrderedDict[str, str] = field(default_factory=OrderedDict)
+    """Call id of a command still running -> what its running outputs showed so far (the first one's
+    and each poll's, bodies after ``Output:``), in order (:meth:`saw`, :meth:`unseen`)."""
     typed_in: dict[str, str] = field(default_factory=dict)
     """session id of a running interactive shell -> the call that typed the last command there: what
     a later poll of the shell shows (no chars) is that command's output, not the shell opener's."""
@@ -863,6 +868,24 @@ class _Processes:
                 return ECHO, False
         return call_id, False
 
+    def saw(self, call_id: str, output: str) -> None:
+        """``output`` (a chunk Codex returned while the command of ``call_id`` ran) showed its body."""
+        body = output.partition("\nOutput:\n")[2] if "\nOutput:\n" in output[:400] else output
+        shown = self.shown.get(call_id, "")
+        if len(shown) + len(body) <= _SHOWN_MAX:
+            _bounded(self.shown, call_id, shown + body)
+        else:
+            _bounded(self.shown, call_id, "\x00")  # too long to follow: its end is read whole (no prefix)
+
+    def unseen(self, call_id: str | None, output: str) -> str:
+        """What the ``exec_command_end`` of ``call_id`` says the running outputs did not show yet:
+        its ``aggregated_output`` is the command's whole output (openai/codex ``codex-rs/core/src/
+        unified_exec/``: the end carries what the process wrote from its start), of which each chunk
+        returned while it ran showed the next part. Read whole, each error and reading shown while it
+        ran was read a second time (the launch's traceback twice)."""
+        shown = self.shown.pop(call_id, None) if call_id is not None and self.shown else None
+        return output[len(shown):] if shown and output.startswith(shown) else output
+
     def poll_failed(self, call_id: str | None, gone: bool) -> None:
         """A ``write_stdin`` the tool could not do (:data:`_POLL_FAILED`); ``gone``: its session
         is no more (unknown process id), so nothing later is typed into that shell."""
@@ -932,6 +955,7 @@ def _bounded(seen: OrderedDict, key: str, value) -> None:
 
 
 _POLL_TOOL = "write_stdin"
+_SHOWN_MAX = 1 << 20
 TYPED = "typed"
 """The raw type of the result of a command typed into a shell (``write_stdin{chars}``): the
 analysis keeps its call, whose output later polls of the shell show under ``<call>#running``
@@ -1179,6 +1203,10 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             return
         if not running:
             _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
+            if processes.shown:
+                processes.shown.pop(call_id, None)
+        elif call_id is not None and call_id.endswith("#running"):
+            processes.saw(call_id[:-len("#running")], output)
         if output.startswith(_MCP_ARGS_HEADS) and (bad_args := _mcp_args_failed(output)) is not None:
             yield event("tool_result", "tool", call_id=call_id, text=bad_args, is_error=True)
             return
