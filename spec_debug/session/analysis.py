@@ -1567,7 +1567,9 @@ class _SessionState:
                         self.session, record.seq, ev.agent, record.host, package, version[:40]))
         if st.background and ev.text and fmt == "text" and reports_job_end(ev.text):
             self._jobs_ended(ev, st, info, stretch)  # (after the call's own status: zsh reports at once)
-        if failed:
+        if failed and (ev.raw_type != "running" or record is not None):
+            # (what a command still running printed is no end of a call: its end, when read, says
+            # whether it failed; each poll that showed a traceback was one more failed call)
             info.failed_calls += 1
             info.not_run_calls += not_run
         if found and logged_by is not None:  # the errors the job wrote to its log: its own, on its host
