@@ -846,9 +846,13 @@ class _Processes:
                 if unattended.interactive(target.inner, host=target.host, container=target.container) \
                         in _OPENS_SHELL and len(self.shells) < 64:
                     self.shells[running.group(1)] = [target.host]
+                self.saw(call_id, output)
                 return f"{call_id}#running", True
         session = self.polls.pop(call_id, None)
         typed = self.typed_calls.pop(call_id, False)
+        if session is not None and code is None and (started := self.running.get(session)) is not None:
+            # what a poll or a line typed there showed is the next part of the session's output
+            self.saw(started, output)
         if session is not None and code is None and not typed and (owner := self.running.get(session)) is not None \
                 and owner not in results_seen:
             # a poll of a command still running: more of that command's output (its host's), not
@@ -1205,8 +1209,6 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
             if processes.shown:
                 processes.shown.pop(call_id, None)
-        elif call_id is not None and call_id.endswith("#running"):
-            processes.saw(call_id[:-len("#running")], output)
         if output.startswith(_MCP_ARGS_HEADS) and (bad_args := _mcp_args_failed(output)) is not None:
             yield event("tool_result", "tool", call_id=call_id, text=bad_args, is_error=True)
             return
