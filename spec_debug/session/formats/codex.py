@@ -735,9 +735,10 @@ class _Processes:
     """session id of a running interactive shell (``ssh gpu01`` with no command, ``bash``) -> the
     hosts of the shells opened in it, innermost last: what ``write_stdin{chars}`` types there is a
     command run on the last one."""
-    shown: OrderedDict[str, str] = field(default_factory=OrderedDict)
-    """Call id of a command still running -> what its running outputs showed so far (the first one's
-    and each poll's, bodies after ``Output:``), in order (:meth:`saw`, :meth:`unseen`)."""
+    shown: OrderedDict[str, list | None] = field(default_factory=OrderedDict)
+    """Call id of a command still running -> ``[length, body, ...]``: what its running outputs showed
+    so far (the first one's and each poll's, bodies after ``Output:``), in order; None past
+    :data:`_SHOWN_MAX` (:meth:`saw`, :meth:`unseen`)."""
     typed_in: dict[str, str] = field(default_factory=dict)
     """session id of a running interactive shell -> the call that typed the last command there: what
     a later poll of the shell shows (no chars) is that command's output, not the shell opener's."""
@@ -875,11 +876,15 @@ class _Processes:
     def saw(self, call_id: str, output: str) -> None:
         """``output`` (a chunk Codex returned while the command of ``call_id`` ran) showed its body."""
         body = output.partition("\nOutput:\n")[2] if "\nOutput:\n" in output[:400] else output
-        shown = self.shown.get(call_id, "")
-        if len(shown) + len(body) <= _SHOWN_MAX:
-            _bounded(self.shown, call_id, shown + body)
+        shown = self.shown.get(call_id)
+        if shown is None:
+            if call_id not in self.shown:
+                _bounded(self.shown, call_id, [len(body), body])
+        elif shown[0] + len(body) <= _SHOWN_MAX:
+            shown[0] += len(body)
+            shown.append(body)
         else:
-            _bounded(self.shown, call_id, "\x00")  # too long to follow: its end is read whole (no prefix)
+            self.shown[call_id] = None  # too long to follow: its end is read whole
 
     def unseen(self, call_id: str | None, output: str) -> str:
         """What the ``exec_command_end`` of ``call_id`` says the running outputs did not show yet:
@@ -888,7 +893,14 @@ class _Processes:
         returned while it ran showed the next part. Read whole, each error and reading shown while it
         ran was read a second time (the launch's traceback twice)."""
         shown = self.shown.pop(call_id, None) if call_id is not None and self.shown else None
-        return output[len(shown):] if shown and output.startswith(shown) else output
+        if not shown:
+            return output
+        at = 0
+        for body in shown[1:]:
+            if not output.startswith(body, at):
+                return output  # not what was shown (Codex cut a chunk): read whole
+            at += len(body)
+        return output[at:]
 
     def poll_failed(self, call_id: str | None, gone: bool) -> None:
         """A ``write_stdin`` the tool could not do (:data:`_POLL_FAILED`); ``gone``: its session
