@@ -752,6 +752,10 @@ class _Agent:
     held_pivot: tuple | None = None
     """A look at the agent's new server after it refused a command (``_pivot_check``'s event,
     trigger, kind, target): a pivot only if its output shows a failure other than a refusal."""
+    typed_into: OrderedDict = field(default_factory=OrderedDict)
+    """Call id -> the :class:`_Call` of a command typed into a shell a tool keeps open (Codex's
+    ``write_stdin``, its result's raw type ``typed``): later polls of that shell show more of its
+    output, under ``<call>#running`` after the call's own result closed it."""
     commands_typed: deque = field(default_factory=lambda: deque(maxlen=2))
     """The last two commands run: in a terminal log, an ``echo $?`` reports on the one before it
     (even one whose empty output the log shows no result for)."""
@@ -1316,6 +1320,10 @@ class _SessionState:
         call = st.pending.pop(ev.call_id, None) if ev.call_id else None
         if call is None and ev.call_id is None and st.pending:
             call = st.pending.popitem(last=True)[1]
+        if ev.raw_type == "typed" and call is not None and call.record is not None:
+            st.typed_into[ev.call_id] = call
+            if len(st.typed_into) > 64:
+                st.typed_into.popitem(last=False)
         record = call.record if call else None
         self.answered = (ev, record.command) if record is not None else None
         st.last_read = ev.seq if record is not None else None
@@ -1507,7 +1515,9 @@ class _SessionState:
             # What a command still running printed so far (Codex's first output and each poll
             # before it ends, under ``<call>#running``): the command stays open for its end, but its
             # readings are its host's (were no host's)
-            owner = st.pending.get(ev.call_id.partition("#running")[0])
+            running_id = ev.call_id.partition("#running")[0]
+            # (a command typed into a shell and polled there: the typed command's, its hint and host)
+            owner = st.pending.get(running_id) or st.typed_into.get(running_id)
             printed_by = owner.record if owner is not None else None
         host = printed_by.host if printed_by else None
         if printed_by is not None and ("slurm-" in printed_by.inner or "--jobid" in printed_by.inner) \
@@ -1567,7 +1577,9 @@ class _SessionState:
                         self.session, record.seq, ev.agent, record.host, package, version[:40]))
         if st.background and ev.text and fmt == "text" and reports_job_end(ev.text):
             self._jobs_ended(ev, st, info, stretch)  # (after the call's own status: zsh reports at once)
-        if failed:
+        if failed and (ev.raw_type != "running" or record is not None):
+            # (what a command still running printed is no end of a call: its end, when read, says
+            # whether it failed; each poll that showed a traceback was one more failed call)
             info.failed_calls += 1
             info.not_run_calls += not_run
         if found and logged_by is not None:  # the errors the job wrote to its log: its own, on its host

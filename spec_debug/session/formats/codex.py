@@ -413,6 +413,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 _remember(results_seen, call_id)
                 output = payload.get("aggregated_output") or "\n".join(
                     s for s in (payload.get("stdout"), payload.get("stderr")) if isinstance(s, str))
+                if processes.shown and isinstance(output, str):
+                    output = processes.unseen(call_id, output)  # the rest of what it showed running
                 code = payload.get("exit_code") if isinstance(payload.get("exit_code"), int) else None
                 if code == _SIGINT_EXIT and processes.ended_by_key(call_id):
                     code = None  # the model's Ctrl-C ended it (see _Processes.stopped_by_key)
@@ -435,7 +437,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 elif end is not None and end.is_error and not end.declined and processes.cells \
                         and end.call_id.startswith(_NESTED_CALL) and end.call_id not in processes.calls \
                         and not tool_ends.refused(end.text):
-                    processes.cell_failed(_nested_failure(ptype, end, item))  # a cell's patch or MCP call
+                    processes.cell_failed(_nested_failure(ptype, end, item), item)  # a cell's patch or MCP call
                 if end is not None and end.call_id in processes.calls and end.call_id not in results_seen:
                     # The call's end as the UI saw it, the only copy that says an MCP tool failed
                     # (codex_tool_ends); the function_call_output after it is then dropped. An end
@@ -576,7 +578,7 @@ def injects(parts: list) -> bool:
     or a command the person ran with ``!``, :data:`_USER_SHELL`)."""
     for part in parts:
         head = block_text([part]).lstrip()
-        if head.startswith(_INJECTED) or (head.startswith("<user_shell_command>") and _USER_SHELL.match(head)) \
+        if _injected(head) or (head.startswith("<user_shell_command>") and _USER_SHELL.match(head)) \
                 or (head.startswith(_EXTERNAL) and _external_end(head) is not None):
             return True
     return False
@@ -591,6 +593,24 @@ _INJECTED_ENDS = (("<environment_context>", "</environment_context>"), ("<user_i
                   ("<goal_context>", "</goal_context>"), ("<extension_context>", "</extension_context>"),
                   ("<agent_message_board_notification>", "</agent_message_board_notification>"))
 """How each part Codex writes in (:data:`_INJECTED`, a ``!`` command's) ends: its closing tag."""
+_FOLDED_ENDS = tuple((start.lower(), end.lower()) for start, end in _INJECTED_ENDS if start != "<user_shell_command>")
+
+
+def _injected(head: str) -> bool:
+    """``head`` (a user-message part, leading blanks off) begins as a part Codex writes in does
+    (:data:`_INJECTED`). Codex's own reader of its history takes the markers in any case, start and
+    end (openai/codex ``codex-rs/core/src/context/`` ``ContextualUserFragmentMarkers::matches_text``:
+    ``eq_ignore_ascii_case`` on both): ``<Environment_Context>…</Environment_Context>`` is its
+    context too. A marker in another case is one only with its closing tag at the part's end."""
+    if head.startswith(_INJECTED):
+        return True
+    if head[:1] not in "<#":
+        return False
+    folded = head[:40].lower()
+    for start, end in _FOLDED_ENDS:
+        if folded.startswith(start):
+            return head.rstrip()[-len(end):].lower() == end
+    return False
 
 
 def _joined_external_end(head: str) -> str | None:
@@ -639,7 +659,7 @@ def _user_message(parts: list, event) -> Iterator[Event]:
             if tag.group(2):
                 labels.append(len(typed))
                 typed.append(tag.group(2))  # the pasted image's label, as the TUI shows it
-        elif head.startswith(_INJECTED) or (head.startswith(_EXTERNAL) and _external_end(head) is not None):
+        elif _injected(head) or (head.startswith(_EXTERNAL) and _external_end(head) is not None):
             injected.append(text)
         elif head.startswith(_IDE_CONTEXT) and _IDE_REQUEST in text:
             context, _, request = text.partition(_IDE_REQUEST)
@@ -715,16 +735,25 @@ class _Processes:
     """session id of a running interactive shell (``ssh gpu01`` with no command, ``bash``) -> the
     hosts of the shells opened in it, innermost last: what ``write_stdin{chars}`` types there is a
     command run on the last one."""
+    shown: OrderedDict[str, list | None] = field(default_factory=OrderedDict)
+    """Call id of a command still running -> ``[length, body, ...]``: what its running outputs showed
+    so far (the first one's and each poll's, bodies after ``Output:``), in order; None past
+    :data:`_SHOWN_MAX` (:meth:`saw`, :meth:`unseen`)."""
+    typed_in: dict[str, str] = field(default_factory=dict)
+    """session id of a running interactive shell -> the call that typed the last command there: what
+    a later poll of the shell shows (no chars) is that command's output, not the shell opener's."""
 
     local_items: OrderedDict[str, str] = field(default_factory=OrderedDict)
     """A ``local_shell_call``'s item id -> its call id."""
     search: str | None = None
     """Call id of the last ``tool_search_call``: a server-run search's output names no call."""
-    cells: OrderedDict[str, tuple[list[str], list[int | None], list[str]]] = field(default_factory=OrderedDict)
+    cells: OrderedDict[str, tuple[list[str], list[int | None], list[str], list[str]]] = \
+        field(default_factory=OrderedDict)
     """Call id of a code-mode cell whose result is not read yet -> (the literal commands it runs,
     the exit codes of those its ``item_completed`` ``CommandExecution`` ends reported, what its
-    patches and MCP calls that failed said). Those ends name the nested call's own id, never the
-    cell's call (see :meth:`cell_command_end`, :meth:`cell_failed`)."""
+    patches and MCP calls that failed said, the files its literal patches touch and the MCP tools
+    it calls). Those ends name the nested call's own id, never the cell's call (see
+    :meth:`cell_command_end`, :meth:`cell_failed`)."""
 
     def cell_command_end(self, command: str, code: int | None) -> None:
         """A command a code-mode cell ran ended with ``code`` (codex-cli 0.153.4 writes an
@@ -733,15 +762,25 @@ class _Processes:
         hariharasudhan-quest/ai-analyzer-codex-code codex_session.jsonl). A cell that prints only
         ``r.output`` prints no status: this end is the only record of it. It is the latest open
         cell's whose literals hold the command."""
-        for commands, codes, _ in reversed(self.cells.values()):
+        for commands, codes, _, _ in reversed(self.cells.values()):
             if command in commands:
                 codes.append(code)
                 return
 
-    def cell_failed(self, said: str) -> None:
-        """A patch or MCP call of the latest open code-mode cell failed, saying ``said``
-        (:func:`_nested_failure`)."""
-        failures = next(reversed(self.cells.values()))[2]
+    def cell_failed(self, said: str, item) -> None:
+        """A patch or MCP call of an open code-mode cell failed, saying ``said``
+        (:func:`_nested_failure`): of the latest open cell whose literals name what failed (the
+        patched file ``said`` names, the MCP tool of the ``McpToolCall`` ``item``), else of the
+        latest open cell. A cell left running in the background (``Script running with cell ID
+        N``) stays open while the model runs others: its patch that failed is its own, not the
+        newest cell's."""
+        tool = f"mcp__{item.get('server')}__{item.get('tool')}" if isinstance(item, dict) \
+            and isinstance(item.get("server"), str) and isinstance(item.get("tool"), str) else None
+        owner = next((cell for cell in reversed(self.cells.values())
+                      if (tool is not None and tool in cell[3])
+                      or (tool is None and any(path in said for path in cell[3] if not path.startswith("mcp__")))),
+                     None) or next(reversed(self.cells.values()))
+        failures = owner[2]
         if len(failures) < 8:
             failures.append(said)
 
@@ -767,6 +806,11 @@ class _Processes:
                 _bounded(self.keyed_stops, call_id, session)
             if command is not None:
                 _bounded(self.typed_calls, call_id, True)  # its output is its own
+                if session in self.shells:
+                    self.typed_in[session] = call_id
+            elif args.get("chars") and session in self.typed_in:
+                # a key (Ctrl-C), `exit`: the command typed last is over; the shell prints next
+                del self.typed_in[session]
         elif command is not None:
             _bounded(self.shell_calls, call_id, command)
         elif name == code_mode.WAIT_TOOL and isinstance(args, dict) and isinstance(args.get("cell_id"), (int, str)):
@@ -803,16 +847,22 @@ class _Processes:
                 if unattended.interactive(target.inner, host=target.host, container=target.container) \
                         in _OPENS_SHELL and len(self.shells) < 64:
                     self.shells[running.group(1)] = [target.host]
+                self.saw(call_id, output)
                 return f"{call_id}#running", True
         session = self.polls.pop(call_id, None)
         typed = self.typed_calls.pop(call_id, False)
+        if session is not None and code is None and (started := self.running.get(session)) is not None:
+            # what a poll or a line typed there showed is the next part of the session's output
+            self.saw(started, output)
         if session is not None and code is None and not typed and (owner := self.running.get(session)) is not None \
                 and owner not in results_seen:
             # a poll of a command still running: more of that command's output (its host's), not
-            # the output of a call of its own
-            return f"{owner}#running", True
+            # the output of a call of its own; in a shell, of the command typed there last (the
+            # benchmark typed at gpu01's prompt, not the `ssh gpu01` that opened the prompt)
+            return f"{self.typed_in.get(session, owner)}#running", True
         if session is not None and isinstance(code, int):
             self.shells.pop(session, None)
+            self.typed_in.pop(session, None)
             owner = self.running.pop(session, None)
             if owner is not None and owner not in results_seen:
                 return owner, False
@@ -822,6 +872,35 @@ class _Processes:
                 # already ended, not a second failure.
                 return ECHO, False
         return call_id, False
+
+    def saw(self, call_id: str, output: str) -> None:
+        """``output`` (a chunk Codex returned while the command of ``call_id`` ran) showed its body."""
+        body = output.partition("\nOutput:\n")[2] if "\nOutput:\n" in output[:400] else output
+        shown = self.shown.get(call_id)
+        if shown is None:
+            if call_id not in self.shown:
+                _bounded(self.shown, call_id, [len(body), body])
+        elif shown[0] + len(body) <= _SHOWN_MAX:
+            shown[0] += len(body)
+            shown.append(body)
+        else:
+            self.shown[call_id] = None  # too long to follow: its end is read whole
+
+    def unseen(self, call_id: str | None, output: str) -> str:
+        """What the ``exec_command_end`` of ``call_id`` says the running outputs did not show yet:
+        its ``aggregated_output`` is the command's whole output (openai/codex ``codex-rs/core/src/
+        unified_exec/``: the end carries what the process wrote from its start), of which each chunk
+        returned while it ran showed the next part. Read whole, each error and reading shown while it
+        ran was read a second time (the launch's traceback twice)."""
+        shown = self.shown.pop(call_id, None) if call_id is not None and self.shown else None
+        if not shown:
+            return output
+        at = 0
+        for body in shown[1:]:
+            if not output.startswith(body, at):
+                return output  # not what was shown (Codex cut a chunk): read whole
+            at += len(body)
+        return output[at:]
 
     def poll_failed(self, call_id: str | None, gone: bool) -> None:
         """A ``write_stdin`` the tool could not do (:data:`_POLL_FAILED`); ``gone``: its session
@@ -833,6 +912,7 @@ class _Processes:
         self.keyed_stops.pop(call_id, None)
         if gone and session is not None:
             self.shells.pop(session, None)
+            self.typed_in.pop(session, None)
 
     def stopped_by_key(self, call_id: str | None) -> bool:
         """The call sent Ctrl-C to the command it polls, and that ended it: the exit status 130
@@ -891,6 +971,11 @@ def _bounded(seen: OrderedDict, key: str, value) -> None:
 
 
 _POLL_TOOL = "write_stdin"
+_SHOWN_MAX = 1 << 20
+TYPED = "typed"
+"""The raw type of the result of a command typed into a shell (``write_stdin{chars}``): the
+analysis keeps its call, whose output later polls of the shell show under ``<call>#running``
+(:meth:`_Processes.result`)."""
 _SIGINT_EXIT = 130
 _OPENS_SHELL = frozenset({"an interactive login (ssh with no command)", "an interactive shell"})
 """What :func:`unattended.interactive` calls a command whose terminal then reads shell commands
@@ -981,7 +1066,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             args, command = None, "\n".join(cell.commands) or None
             if isinstance(payload.get("call_id"), str):
                 # (every cell: a patch or an MCP call of its own may fail too)
-                _bounded(processes.cells, payload["call_id"], (cell.commands, [], []))
+                _bounded(processes.cells, payload["call_id"], (cell.commands, [], [], cell.patch_files + cell.mcp_tools))
             if command is None and cell.patch_files:
                 name = "apply_patch"  # a cell that only edits: an edit, as the apply_patch tool's
         else:
@@ -1121,6 +1206,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             yield event("tool_result", "tool", call_id=call_id, text=output, is_error=True)
             return
         poll_id = call_id
+        typed = call_id in processes.typed_calls  # a command typed into a shell: its own result
         stopped = code == _SIGINT_EXIT and processes.stopped_by_key(call_id)
         call_id, running = processes.result(call_id, output, code, results_seen)
         if stopped:
@@ -1133,6 +1219,8 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             return
         if not running:
             _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
+            if processes.shown:
+                processes.shown.pop(call_id, None)
         if output.startswith(_MCP_ARGS_HEADS) and (bad_args := _mcp_args_failed(output)) is not None:
             yield event("tool_result", "tool", call_id=call_id, text=bad_args, is_error=True)
             return
@@ -1143,7 +1231,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
                     or (output[:1] in "cAUa" and _collab_failed(output))
                     or (output.startswith(_OLD_PATCH_FAILED) and output[len(_OLD_PATCH_FAILED):].startswith(_PATCH_FAILED)),
                     agent_ref=agent_ref,
-                    raw_type="running" if running else None)
+                    raw_type="running" if running else TYPED if typed and call_id == poll_id else None)
     elif ptype == "web_search_call":
         yield from _web_search(payload, event)
     elif ptype in ("tool_search_call", "tool_search_output"):

@@ -34,6 +34,7 @@ _SHELL_CALL = re.compile(r"\btools\.(?:exec_command|shell_command|shell)\(\s*\{"
 _CMD_FIELD = re.compile(r"""["']?\b(?:cmd|command)["']?\s*:\s*(?P<lit>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\$]|\\.)*`)(?=\s*[,}])""",
                         re.S)
 _PATCH_CALL = re.compile(r"\btools\.apply_patch\(")
+_MCP_CALL = re.compile(r"\btools\.(mcp__\w+)\(")
 _PATCH_FILE = re.compile(r"\*\*\* (?:Update|Add|Delete) File: ([^\n\\]+)")
 _JS_ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)", re.S)
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
@@ -52,6 +53,8 @@ class Cell:
 
     commands: list[str] = field(default_factory=list)
     patch_files: list[str] = field(default_factory=list)
+    mcp_tools: list[str] = field(default_factory=list)
+    """The MCP tools it calls by name (``tools.mcp__gpu__restart_server(...)``)."""
 
 
 @dataclass(slots=True)
@@ -80,6 +83,8 @@ def cell_calls(source: str) -> Cell:
                 cell.commands.append(command)
     if _PATCH_CALL.search(source):
         cell.patch_files = [path.strip() for path in _PATCH_FILE.findall(source)]
+    if "tools.mcp__" in source:
+        cell.mcp_tools = _MCP_CALL.findall(source)[:16]
     return cell
 
 
