@@ -4168,14 +4168,57 @@ _VLLM_PARALLEL_DRAFTERS = ("dflash", "dspark")
 # "mlp_speculator" are in every release up to 0.32.0 and gone from 0.33.0, with their model files
 # (no medusa.py / mlp_speculator.py in the 0.33.0 or 0.34.0 wheel); 0.33.0 types `method` as that
 # Literal, so pydantic refuses the name at startup.
-_VLLM_METHOD_RELEASES = {"custom_class": ("0.22.0", "0.34.0"), "medusa": (None, "0.33.0"),
-                         "mlp_speculator": (None, "0.33.0")}
+_VLLM_METHOD_RELEASES: dict[str, tuple[str | None, str | None]] = {
+    "custom_class": ("0.22.0", "0.34.0"), "medusa": (None, "0.33.0"), "mlp_speculator": (None, "0.33.0")}
+# The methods each release added to `SpeculativeMethod` (with the *_mtp model types it takes as
+# method names, folded into "mtp" from 0.11.0), read from the PyPI sdists' vllm/config.py (0.9.0 ..
+# 0.10.1.1: `vllm/config/__init__.py` from 0.10.1) and vllm/config/speculative.py (0.11.0 on), every
+# release from 0.9.0 to 0.34.0 but 0.15.x (no sdist; so the three names 0.16.0 added,
+# glm4_moe_lite_mtp, glm_ocr_mtp and step3p5_mtp, are not listed: 0.15 may have them). The release
+# before each lacks the name: suffix decoding (vllm-project/vllm PR #25784) is in 0.11.1, not 0.11.0.
+# From 0.9.1 SpeculativeConfig is a pydantic dataclass (`from pydantic.dataclasses import dataclass`,
+# 0.9.0's is the stdlib one), so a method outside the Literal fails its constructor at startup
+# ("Input should be 'ngram', 'eagle', ..."); 0.9.0 and older never check the name (they detect a
+# method from the draft), so those are not judged here.
+_VLLM_METHODS_ADDED = (
+    ("0.10.2", ("ernie_mtp", "qwen3_next_mtp")),
+    ("0.11.0", ("mtp", "mimo_mtp", "longcat_flash_mtp")),
+    ("0.11.1", ("suffix", "glm4_moe_mtp", "pangu_ultra_moe_mtp")),
+    ("0.14.0", ("exaone_moe_mtp",)),
+    ("0.17.0", ("extract_hidden_states", "nemotron_h_mtp", "qwen3_5_mtp")),
+    ("0.18.0", ("ngram_gpu",)),
+    ("0.20.0", ("dflash", "exaone4_5_mtp", "hy_v3_mtp")),
+    ("0.21.0", ("gemma4_mtp", "mimo_v2_mtp")),
+    ("0.24.0", ("minimax_m3_mtp",)),
+    ("0.25.0", ("dspark", "bailing_hybrid_mtp")),
+    ("0.26.0", ("inkling_mtp",)),
+    ("0.27.0", ("kimi_k3_mtp",)),
+    ("0.28.0", ("bailing_hybrid_v3_mtp", "dots3_note_mtp")),
+    ("0.29.0", ("hy_v4_mtp", "qwen4_exp_mtp")),
+    ("0.30.0", ("glm5_next_mtp",)),
+    ("0.33.0", ("step5_mtp",)),
+    ("0.34.0", ("nemotron3_5_transcribe_mtp",)),
+)
+_VLLM_METHOD_RELEASES.update({method: (since, None) for since, methods in _VLLM_METHODS_ADDED for method in methods})
+_VLLM_METHOD_VALIDATED_SINCE = "0.9.1"
 
 
 def _previous_minor(release: str) -> str:
     """0.34.0 -> 0.33 (the last minor line before `release`)."""
     major, minor = parse_version(release)[:2]
     return f"{major}.{minor - 1}"
+
+
+def _vllm_methods_of(engine_version: str) -> list[str]:
+    """The method names the release's SpeculativeMethod takes, but the *_mtp model types (the table
+    above leaves out three of 0.16.0's)."""
+    names = ["ngram", "eagle", "eagle3", "medusa", "mlp_speculator", "draft_model"]
+    names += [method for since, methods in _VLLM_METHODS_ADDED if not vllm_surely_before(engine_version, since)
+              for method in methods if not method.endswith("_mtp")]
+    if not vllm_surely_before(engine_version, "0.22.0"):
+        names.append("custom_class")
+    return [method for method in names if (gone := _VLLM_METHOD_RELEASES.get(method, (None, None))[1]) is None
+            or not _vllm_surely_from(engine_version, gone)]
 
 
 def _vllm_method_release(cfg: LaunchConfig, engine_version: str) -> list[str]:
@@ -4186,16 +4229,30 @@ def _vllm_method_release(cfg: LaunchConfig, engine_version: str) -> list[str]:
     if method not in _VLLM_METHOD_RELEASES or (isinstance(written, str) and written != written.lower()):
         return []  # an upper-case name is refused by every release (_vllm_method_case says so)
     since, gone = _VLLM_METHOD_RELEASES[method]
-    if not written and (vllm_surely_before(engine_version, since or "0") or _vllm_surely_from(engine_version, gone)):
+    if not written:
         # only custom_class is read from the draft name (an import path, `_is_custom_proposer_path`)
+        if method != "custom_class" or gone is None or not (vllm_surely_before(engine_version, since or "0")
+                                                            or _vllm_surely_from(engine_version, gone)):
+            return []
         return [f"--speculative-config \"model\": \"{cfg.draft_model}\" is a proposer class's import path, which "
                 f"only vLLM {since} .. {_previous_minor(gone)} read as one (method custom_class): vLLM {engine_version} "
                 "takes it for a draft model's name, finds no such model, and the server does not start"]
     how = f"\"method\": \"{method}\""
     if since is not None and vllm_surely_before(engine_version, since):
-        return [f"--speculative-config {how}: vLLM {engine_version} has no such method (added in {since}): "
-                "SpeculativeConfig refuses it at startup and the server does not start (upgrade vLLM)"]
-    if _vllm_surely_from(engine_version, gone):
+        if method != "custom_class" and vllm_surely_before(engine_version, _VLLM_METHOD_VALIDATED_SINCE):
+            return []  # (releases before 0.9.1 do not check the name)
+        if method == "custom_class":
+            return [f"--speculative-config {how}: vLLM {engine_version} has no such method (added in {since}): "
+                    "SpeculativeConfig refuses it at startup and the server does not start (upgrade vLLM)"]
+        mtp_since = _VLLM_METHOD_RELEASES["mtp"][0] or "0"
+        mtp = ("" if not method.endswith("_mtp") or vllm_surely_before(engine_version, mtp_since)
+               else f"; \"method\": \"mtp\" is the name vLLM {engine_version} reads for the MTP layers of any model it "
+                    "serves them for")
+        return [f"--speculative-config {how}: vLLM {engine_version} has no such method (added in {since}): its "
+                f"SpeculativeConfig takes \"method\" {', '.join(_vllm_methods_of(engine_version))} or one of the "
+                f"MTP model types it knows (deepseek_mtp, ...), refuses \"{method}\" at startup (pydantic: \"Input "
+                f"should be ...\"), and the server does not start (upgrade vLLM to {since} or later{mtp})"]
+    if gone is not None and _vllm_surely_from(engine_version, gone):
         fix = ("register the proposer as a plugin speculative method" if method == "custom_class"
                else f"serve this draft with vLLM before {gone}, or an EAGLE-3 draft")
         return [f"--speculative-config {how}: vLLM {gone} removed this method, and {engine_version} refuses it at "
