@@ -610,11 +610,15 @@ def _earlier_engine_calls(tree: ast.AST, chosen: tuple[bool, Any],
     baseline `sgl.Engine("meta-llama/...")` or `LLM(..., tp=2)` raises TypeError, and the script
     stops before the speculative engine is built (was: only the speculative call was read, and
     passed). Only a call in a statement of the same block as the speculative call's, and before
-    it: one in a function defined above, or in another branch, need not run first. Raises the
+    it, or one at the top of a module-level function that a statement of that block calls alone
+    before it (`run_baseline()` above `run_speculative()` under `if __name__ == "__main__":`, where
+    the speculative call is at the top of run_speculative; was: not read): one in a function
+    not called first, or in another branch, need not run first. Raises the
     earlier call's TypeError (Engine's positional argument); records the others' argv on the
     speculative call's (`earlier`, with their line), for effective_spec to judge their keywords."""
     parents: dict[int, ast.AST] = {}
     blocks: dict[int, tuple[int, str, int]] = {}
+    located: list[tuple[ast.stmt, tuple[int, str, int]]] = []
     for node in ast.walk(tree):
         for name, value in ast.iter_fields(node):
             for i, child in enumerate(value if isinstance(value, list) else [value]):
@@ -622,6 +626,7 @@ def _earlier_engine_calls(tree: ast.AST, chosen: tuple[bool, Any],
                     parents[id(child)] = node
                     if isinstance(value, list) and isinstance(child, ast.stmt):
                         blocks[id(child)] = (id(node), name, i)
+                        located.append((child, blocks[id(child)]))
 
     def statement_of(call: ast.AST) -> tuple[int, str, int] | None:
         # the innermost statement holding the call: (its block's owner, the block, its index)
@@ -634,12 +639,33 @@ def _earlier_engine_calls(tree: ast.AST, chosen: tuple[bool, Any],
     where = statement_of(node)
     if where is None:
         return
+    # module-level functions whose body holds an engine call at its top: `def run_baseline(): llm =
+    # LLM(...)`, run by a bare `run_baseline()` statement (or `x = run_baseline()`)
+    functions = {id(f): f.name for f in getattr(tree, "body", []) if isinstance(f, ast.FunctionDef)}
+
+    def runs(stmt: ast.AST | None) -> str | None:
+        # the name of the module-level function a statement calls alone
+        value = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in functions.values():
+            return value.func.id
+        return None
+
+    anchor = where
+    if where[0] in functions and where[1] == "body":
+        # the speculative call runs where its function is first called alone
+        callers = [at for stmt, at in located if runs(stmt) == functions[where[0]]]
+        anchor = callers[0] if len({at[:2] for at in callers}) == 1 else where  # (called in one block)
+    called_before = {runs(stmt) for stmt, at in located if at[:2] == anchor[:2] and at[2] < anchor[2]} - {None}
     earlier: list[tuple[int, Any]] = []
     for other, (_, result) in sorted(engine_nodes, key=lambda pair: (pair[0].lineno, pair[0].col_offset)):
         if other is node:
-            break
+            continue
         at = statement_of(other)
-        if at is None or at[:2] != where[:2] or at[2] >= where[2]:
+        if at is None:
+            continue
+        if at[:2] == where[:2] and at[2] < where[2]:
+            pass  # the same block, before it
+        elif not (at[1] == "body" and functions.get(at[0]) in called_before and at[0] != where[0]):
             continue
         if isinstance(result, _EngineTypeError):
             raise LaunchParseError(f"line {other.lineno}, before the speculative engine is built: {result.message} "
