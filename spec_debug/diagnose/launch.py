@@ -2795,11 +2795,15 @@ def _vllm_speculative_config(flags: dict[str, Any], dotted: dict[str, Any] | Non
                     hint=f"write it as JSON: --speculative-config '{json.dumps(written)}'") from exc
             if re.fullmatch(r"(?:~|\.{1,2})?/?[\w.@+/-]*\.json", str(raw_spec)):
                 # a file's path where the JSON goes (was: "quote it for the shell ... a line from
-                # `ps` may be cut"): optional_type(json.loads) reads the word itself, no file
+                # `ps` may be cut"): optional_type(json.loads) reads the word itself, no file; nor
+                # does `@spec.json` (curl's form) name one: vLLM's parsers set no argparse
+                # fromfile_prefix_chars (vllm/utils/argparse_utils.py FlexibleArgumentParser, 0.18.0, 0.34.0)
+                path = str(raw_spec)[1:] if str(raw_spec).startswith("@") else raw_spec
                 raise LaunchParseError(
-                    f"vllm: --speculative-config takes the JSON itself, not a file: {raw_spec!r} is not JSON, so "
-                    "vLLM's argparse refuses it (json.loads) and the server does not start",
-                    hint=f"pass the file's text: --speculative-config \"$(cat {raw_spec})\"") from exc
+                    f"vllm: --speculative-config takes the JSON itself, not a file: {raw_spec!r} is not JSON"
+                    + (" (vLLM's argparse reads no @file: a leading @ names no file to it)" if path != raw_spec else "")
+                    + ", so vLLM's argparse refuses it (json.loads) and the server does not start",
+                    hint=f"pass the file's text: --speculative-config \"$(cat {path})\"") from exc
             unquoted = _shell_unquoted_json(str(raw_spec))
             if unquoted is not None:
                 raise LaunchParseError(
