@@ -4251,6 +4251,18 @@ def _vllm_methods_of(engine_version: str) -> list[str]:
             or not _vllm_surely_from(engine_version, gone)]
 
 
+def _vllm_method_written(cfg: LaunchConfig, method: str) -> str:
+    """The method as the command wrote it: `--spec-method suffix` (0.22.0 on), a dotted
+    `--speculative-config.method suffix` / `-sc.method suffix`, or the JSON's `"method"` key."""
+    if "spec-method" in cfg.flags:
+        return f"--spec-method {method}"
+    for name in cfg.flags:
+        head, _dot, key = name.partition(".")
+        if key == "method" and head in _VLLM_ALIASES["speculative-config"]:
+            return f"{_vllm_dashed(name)} {method}"
+    return f"--speculative-config \"method\": \"{method}\""
+
+
 def _vllm_method_release(cfg: LaunchConfig, engine_version: str) -> list[str]:
     """A method (written, or read from the draft name as vLLM detects it) that the running release
     does not have."""
@@ -4267,25 +4279,25 @@ def _vllm_method_release(cfg: LaunchConfig, engine_version: str) -> list[str]:
         return [f"--speculative-config \"model\": \"{cfg.draft_model}\" is a proposer class's import path, which "
                 f"only vLLM {since} .. {_previous_minor(gone)} read as one (method custom_class): vLLM {engine_version} "
                 "takes it for a draft model's name, finds no such model, and the server does not start"]
-    how = f"\"method\": \"{method}\""
+    how = _vllm_method_written(cfg, method)
     if since is not None and vllm_surely_before(engine_version, since):
         if method != "custom_class" and vllm_surely_before(engine_version, _VLLM_METHOD_VALIDATED_SINCE):
             return []  # (releases before 0.9.1 do not check the name)
         if method == "custom_class":
-            return [f"--speculative-config {how}: vLLM {engine_version} has no such method (added in {since}): "
+            return [f"{how}: vLLM {engine_version} has no such method (added in {since}): "
                     "SpeculativeConfig refuses it at startup and the server does not start (upgrade vLLM)"]
         mtp_since = _VLLM_METHOD_RELEASES["mtp"][0] or "0"
         mtp = ("" if not method.endswith("_mtp") or vllm_surely_before(engine_version, mtp_since)
                else f"; \"method\": \"mtp\" is the name vLLM {engine_version} reads for the MTP layers of any model it "
                     "serves them for")
-        return [f"--speculative-config {how}: vLLM {engine_version} has no such method (added in {since}): its "
+        return [f"{how}: vLLM {engine_version} has no such method (added in {since}): its "
                 f"SpeculativeConfig takes \"method\" {', '.join(_vllm_methods_of(engine_version))} or one of the "
                 f"MTP model types it knows (deepseek_mtp, ...), refuses \"{method}\" at startup (pydantic: \"Input "
                 f"should be ...\"), and the server does not start (upgrade vLLM to {since} or later{mtp})"]
     if gone is not None and _vllm_surely_from(engine_version, gone):
         fix = ("register the proposer as a plugin speculative method" if method == "custom_class"
                else f"serve this draft with vLLM before {gone}, or an EAGLE-3 draft")
-        return [f"--speculative-config {how}: vLLM {gone} removed this method, and {engine_version} refuses it at "
+        return [f"{how}: vLLM {gone} removed this method, and {engine_version} refuses it at "
                 f"startup: the server does not start ({fix})"]
     return []
 
