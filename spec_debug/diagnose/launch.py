@@ -610,11 +610,15 @@ def _earlier_engine_calls(tree: ast.AST, chosen: tuple[bool, Any],
     baseline `sgl.Engine("meta-llama/...")` or `LLM(..., tp=2)` raises TypeError, and the script
     stops before the speculative engine is built (was: only the speculative call was read, and
     passed). Only a call in a statement of the same block as the speculative call's, and before
-    it: one in a function defined above, or in another branch, need not run first. Raises the
+    it, or one at the top of a module-level function that a statement of that block calls alone
+    before it (`run_baseline()` above `run_speculative()` under `if __name__ == "__main__":`, where
+    the speculative call is at the top of run_speculative; was: not read): one in a function
+    not called first, or in another branch, need not run first. Raises the
     earlier call's TypeError (Engine's positional argument); records the others' argv on the
     speculative call's (`earlier`, with their line), for effective_spec to judge their keywords."""
     parents: dict[int, ast.AST] = {}
     blocks: dict[int, tuple[int, str, int]] = {}
+    located: list[tuple[ast.stmt, tuple[int, str, int]]] = []
     for node in ast.walk(tree):
         for name, value in ast.iter_fields(node):
             for i, child in enumerate(value if isinstance(value, list) else [value]):
@@ -622,6 +626,7 @@ def _earlier_engine_calls(tree: ast.AST, chosen: tuple[bool, Any],
                     parents[id(child)] = node
                     if isinstance(value, list) and isinstance(child, ast.stmt):
                         blocks[id(child)] = (id(node), name, i)
+                        located.append((child, blocks[id(child)]))
 
     def statement_of(call: ast.AST) -> tuple[int, str, int] | None:
         # the innermost statement holding the call: (its block's owner, the block, its index)
@@ -634,12 +639,33 @@ def _earlier_engine_calls(tree: ast.AST, chosen: tuple[bool, Any],
     where = statement_of(node)
     if where is None:
         return
+    # module-level functions whose body holds an engine call at its top: `def run_baseline(): llm =
+    # LLM(...)`, run by a bare `run_baseline()` statement (or `x = run_baseline()`)
+    functions = {id(f): f.name for f in getattr(tree, "body", []) if isinstance(f, ast.FunctionDef)}
+
+    def runs(stmt: ast.AST | None) -> str | None:
+        # the name of the module-level function a statement calls alone
+        value = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in functions.values():
+            return value.func.id
+        return None
+
+    anchor = where
+    if where[0] in functions and where[1] == "body":
+        # the speculative call runs where its function is first called alone
+        callers = [at for stmt, at in located if runs(stmt) == functions[where[0]]]
+        anchor = callers[0] if len({at[:2] for at in callers}) == 1 else where  # (called in one block)
+    called_before = {runs(stmt) for stmt, at in located if at[:2] == anchor[:2] and at[2] < anchor[2]} - {None}
     earlier: list[tuple[int, Any]] = []
     for other, (_, result) in sorted(engine_nodes, key=lambda pair: (pair[0].lineno, pair[0].col_offset)):
         if other is node:
-            break
+            continue
         at = statement_of(other)
-        if at is None or at[:2] != where[:2] or at[2] >= where[2]:
+        if at is None:
+            continue
+        if at[:2] == where[:2] and at[2] < where[2]:
+            pass  # the same block, before it
+        elif not (at[1] == "body" and functions.get(at[0]) in called_before and at[0] != where[0]):
             continue
         if isinstance(result, _EngineTypeError):
             raise LaunchParseError(f"line {other.lineno}, before the speculative engine is built: {result.message} "
@@ -2769,11 +2795,15 @@ def _vllm_speculative_config(flags: dict[str, Any], dotted: dict[str, Any] | Non
                     hint=f"write it as JSON: --speculative-config '{json.dumps(written)}'") from exc
             if re.fullmatch(r"(?:~|\.{1,2})?/?[\w.@+/-]*\.json", str(raw_spec)):
                 # a file's path where the JSON goes (was: "quote it for the shell ... a line from
-                # `ps` may be cut"): optional_type(json.loads) reads the word itself, no file
+                # `ps` may be cut"): optional_type(json.loads) reads the word itself, no file; nor
+                # does `@spec.json` (curl's form) name one: vLLM's parsers set no argparse
+                # fromfile_prefix_chars (vllm/utils/argparse_utils.py FlexibleArgumentParser, 0.18.0, 0.34.0)
+                path = str(raw_spec)[1:] if str(raw_spec).startswith("@") else raw_spec
                 raise LaunchParseError(
-                    f"vllm: --speculative-config takes the JSON itself, not a file: {raw_spec!r} is not JSON, so "
-                    "vLLM's argparse refuses it (json.loads) and the server does not start",
-                    hint=f"pass the file's text: --speculative-config \"$(cat {raw_spec})\"") from exc
+                    f"vllm: --speculative-config takes the JSON itself, not a file: {raw_spec!r} is not JSON"
+                    + (" (vLLM's argparse reads no @file: a leading @ names no file to it)" if path != raw_spec else "")
+                    + ", so vLLM's argparse refuses it (json.loads) and the server does not start",
+                    hint=f"pass the file's text: --speculative-config \"$(cat {path})\"") from exc
             unquoted = _shell_unquoted_json(str(raw_spec))
             if unquoted is not None:
                 raise LaunchParseError(
@@ -4168,14 +4198,69 @@ _VLLM_PARALLEL_DRAFTERS = ("dflash", "dspark")
 # "mlp_speculator" are in every release up to 0.32.0 and gone from 0.33.0, with their model files
 # (no medusa.py / mlp_speculator.py in the 0.33.0 or 0.34.0 wheel); 0.33.0 types `method` as that
 # Literal, so pydantic refuses the name at startup.
-_VLLM_METHOD_RELEASES = {"custom_class": ("0.22.0", "0.34.0"), "medusa": (None, "0.33.0"),
-                         "mlp_speculator": (None, "0.33.0")}
+_VLLM_METHOD_RELEASES: dict[str, tuple[str | None, str | None]] = {
+    "custom_class": ("0.22.0", "0.34.0"), "medusa": (None, "0.33.0"), "mlp_speculator": (None, "0.33.0")}
+# The methods each release added to `SpeculativeMethod` (with the *_mtp model types it takes as
+# method names, folded into "mtp" from 0.11.0), read from the PyPI sdists' vllm/config.py (0.9.0 ..
+# 0.10.1.1: `vllm/config/__init__.py` from 0.10.1) and vllm/config/speculative.py (0.11.0 on), every
+# release from 0.9.0 to 0.34.0 but 0.15.x (no sdist; so the three names 0.16.0 added,
+# glm4_moe_lite_mtp, glm_ocr_mtp and step3p5_mtp, are not listed: 0.15 may have them). The release
+# before each lacks the name: suffix decoding (vllm-project/vllm PR #25784) is in 0.11.1, not 0.11.0.
+# From 0.9.1 SpeculativeConfig is a pydantic dataclass (`from pydantic.dataclasses import dataclass`,
+# 0.9.0's is the stdlib one), so a method outside the Literal fails its constructor at startup
+# ("Input should be 'ngram', 'eagle', ..."); 0.9.0 and older never check the name (they detect a
+# method from the draft), so those are not judged here.
+_VLLM_METHODS_ADDED = (
+    ("0.10.2", ("ernie_mtp", "qwen3_next_mtp")),
+    ("0.11.0", ("mtp", "mimo_mtp", "longcat_flash_mtp")),
+    ("0.11.1", ("suffix", "glm4_moe_mtp", "pangu_ultra_moe_mtp")),
+    ("0.14.0", ("exaone_moe_mtp",)),
+    ("0.17.0", ("extract_hidden_states", "nemotron_h_mtp", "qwen3_5_mtp")),
+    ("0.18.0", ("ngram_gpu",)),
+    ("0.20.0", ("dflash", "exaone4_5_mtp", "hy_v3_mtp")),
+    ("0.21.0", ("gemma4_mtp", "mimo_v2_mtp")),
+    ("0.24.0", ("minimax_m3_mtp",)),
+    ("0.25.0", ("dspark", "bailing_hybrid_mtp")),
+    ("0.26.0", ("inkling_mtp",)),
+    ("0.27.0", ("kimi_k3_mtp",)),
+    ("0.28.0", ("bailing_hybrid_v3_mtp", "dots3_note_mtp")),
+    ("0.29.0", ("hy_v4_mtp", "qwen4_exp_mtp")),
+    ("0.30.0", ("glm5_next_mtp",)),
+    ("0.33.0", ("step5_mtp",)),
+    ("0.34.0", ("nemotron3_5_transcribe_mtp",)),
+)
+_VLLM_METHOD_RELEASES.update({method: (since, None) for since, methods in _VLLM_METHODS_ADDED for method in methods})
+_VLLM_METHOD_VALIDATED_SINCE = "0.9.1"
 
 
 def _previous_minor(release: str) -> str:
     """0.34.0 -> 0.33 (the last minor line before `release`)."""
     major, minor = parse_version(release)[:2]
     return f"{major}.{minor - 1}"
+
+
+def _vllm_methods_of(engine_version: str) -> list[str]:
+    """The method names the release's SpeculativeMethod takes, but the *_mtp model types (the table
+    above leaves out three of 0.16.0's)."""
+    names = ["ngram", "eagle", "eagle3", "medusa", "mlp_speculator", "draft_model"]
+    names += [method for since, methods in _VLLM_METHODS_ADDED if not vllm_surely_before(engine_version, since)
+              for method in methods if not method.endswith("_mtp")]
+    if not vllm_surely_before(engine_version, "0.22.0"):
+        names.append("custom_class")
+    return [method for method in names if (gone := _VLLM_METHOD_RELEASES.get(method, (None, None))[1]) is None
+            or not _vllm_surely_from(engine_version, gone)]
+
+
+def _vllm_method_written(cfg: LaunchConfig, method: str) -> str:
+    """The method as the command wrote it: `--spec-method suffix` (0.22.0 on), a dotted
+    `--speculative-config.method suffix` / `-sc.method suffix`, or the JSON's `"method"` key."""
+    if "spec-method" in cfg.flags:
+        return f"--spec-method {method}"
+    for name in cfg.flags:
+        head, _dot, key = name.partition(".")
+        if key == "method" and head in _VLLM_ALIASES["speculative-config"]:
+            return f"{_vllm_dashed(name)} {method}"
+    return f"--speculative-config \"method\": \"{method}\""
 
 
 def _vllm_method_release(cfg: LaunchConfig, engine_version: str) -> list[str]:
@@ -4186,19 +4271,33 @@ def _vllm_method_release(cfg: LaunchConfig, engine_version: str) -> list[str]:
     if method not in _VLLM_METHOD_RELEASES or (isinstance(written, str) and written != written.lower()):
         return []  # an upper-case name is refused by every release (_vllm_method_case says so)
     since, gone = _VLLM_METHOD_RELEASES[method]
-    if not written and (vllm_surely_before(engine_version, since or "0") or _vllm_surely_from(engine_version, gone)):
+    if not written:
         # only custom_class is read from the draft name (an import path, `_is_custom_proposer_path`)
+        if method != "custom_class" or gone is None or not (vllm_surely_before(engine_version, since or "0")
+                                                            or _vllm_surely_from(engine_version, gone)):
+            return []
         return [f"--speculative-config \"model\": \"{cfg.draft_model}\" is a proposer class's import path, which "
                 f"only vLLM {since} .. {_previous_minor(gone)} read as one (method custom_class): vLLM {engine_version} "
                 "takes it for a draft model's name, finds no such model, and the server does not start"]
-    how = f"\"method\": \"{method}\""
+    how = _vllm_method_written(cfg, method)
     if since is not None and vllm_surely_before(engine_version, since):
-        return [f"--speculative-config {how}: vLLM {engine_version} has no such method (added in {since}): "
-                "SpeculativeConfig refuses it at startup and the server does not start (upgrade vLLM)"]
-    if _vllm_surely_from(engine_version, gone):
+        if method != "custom_class" and vllm_surely_before(engine_version, _VLLM_METHOD_VALIDATED_SINCE):
+            return []  # (releases before 0.9.1 do not check the name)
+        if method == "custom_class":
+            return [f"{how}: vLLM {engine_version} has no such method (added in {since}): "
+                    "SpeculativeConfig refuses it at startup and the server does not start (upgrade vLLM)"]
+        mtp_since = _VLLM_METHOD_RELEASES["mtp"][0] or "0"
+        mtp = ("" if not method.endswith("_mtp") or vllm_surely_before(engine_version, mtp_since)
+               else f"; \"method\": \"mtp\" is the name vLLM {engine_version} reads for the MTP layers of any model it "
+                    "serves them for")
+        return [f"{how}: vLLM {engine_version} has no such method (added in {since}): its "
+                f"SpeculativeConfig takes \"method\" {', '.join(_vllm_methods_of(engine_version))} or one of the "
+                f"MTP model types it knows (deepseek_mtp, ...), refuses \"{method}\" at startup (pydantic: \"Input "
+                f"should be ...\"), and the server does not start (upgrade vLLM to {since} or later{mtp})"]
+    if gone is not None and _vllm_surely_from(engine_version, gone):
         fix = ("register the proposer as a plugin speculative method" if method == "custom_class"
                else f"serve this draft with vLLM before {gone}, or an EAGLE-3 draft")
-        return [f"--speculative-config {how}: vLLM {gone} removed this method, and {engine_version} refuses it at "
+        return [f"{how}: vLLM {gone} removed this method, and {engine_version} refuses it at "
                 f"startup: the server does not start ({fix})"]
     return []
 

@@ -216,6 +216,9 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         "draft_is_target_mtp": serves_own_mtp(cfg) and (served is None or mtp_layers(served) is not None),
         "draft_config": draft_raw, "target_config": target_raw,
         "argv": list(cfg.argv), "excerpt": _flags_excerpt(host.get("cmdline") or host.get("argv"), cfg.argv),
+        # a Python script's engine call: check() reads the script again, as its argv alone loses the
+        # call (a keyword's refusal is Python's TypeError, not argparse's) and the engines it builds first
+        "python_source": command if cfg.python_call and isinstance(command, str) else None,
         "config_file": config_file.get("path"), "config_file_error": config_file.get("error"),
         "server_env": host.get("server_env") or {},
         "server_log": (host.get("server_log") or {}).get("path"),
@@ -432,7 +435,8 @@ def check(ctx: Any) -> list[Finding]:
         seen = len(launch.get("processes", []))
         return [not_checked(ctx, f"no SGLang or vLLM server process found on the host ({seen} candidates)",
                             "--var server_cmdline='...' (the server's full command line)")]
-    cfg = with_server_env(parse_launch_command(launch["argv"]), launch.get("server_env"))
+    command = launch.get("python_source") or launch["argv"]
+    cfg = with_server_env(parse_launch_command(command), launch.get("server_env"))
     if cfg.draft_model is None and launch.get("draft_model"):
         cfg = served_speculator(cfg, launch.get("draft_config"))  # parse() read the served speculator
     notes: list[Finding] = []
