@@ -1252,8 +1252,12 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         elif unanswered:
             # No id (Ollama): a reply's calls are answered in their order, each by the tool it
             # names where it names one (Ollama's `tool_name`, docs.ollama.com api/chat); was the
-            # most recent call for each, so two calls in one reply had their outputs swapped
+            # most recent call for each, so two calls in one reply had their outputs swapped.
+            # Others name it in `name`: OpenAI's legacy `function` message (openai-python
+            # chat_completion_function_message_param.py, `name` required), Mistral's tool message.
             named = message.get("tool_name")
+            if not isinstance(named, str):
+                named = message.get("name")
             at = next((i for i, c in enumerate(unanswered) if call_names.get(c) == named), 0) \
                 if isinstance(named, str) else 0
             call_id = unanswered.pop(at)
