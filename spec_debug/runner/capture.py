@@ -134,7 +134,16 @@ def convert(value: Any, kind: str, name: str | None = None) -> Any:
             return value if _too_many_digits(stripped) else int(stripped)
         if _FLOAT.match(stripped):
             return float(stripped)
+        if len(stripped) <= 9 and stripped.lstrip("+-").lower() in _NOT_FINITE:
+            # A diverged loss or a 0/0 acceptance prints nan or inf (Python's and C printf's
+            # spelling). Kept as text, `that: facts.loss < 5` ended the step as SD003 "TypeError:
+            # '<' not supported between instances of 'str' and 'int'", no check made; as the float
+            # it is, the comparison is false and the expectation fails with the value shown.
+            return float(stripped)
     return value
+
+
+_NOT_FINITE = frozenset(("nan", "inf", "infinity"))
 
 
 def _clipped(text: str, limit: int = 80) -> str:
