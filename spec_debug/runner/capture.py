@@ -106,6 +106,11 @@ def convert(value: Any, kind: str, name: str | None = None) -> Any:
                 "capture fewer digits, or keep it as text (type: str)")
         if kind == "int" and isinstance(value, str) and _HEX_INT.fullmatch(value.strip()):
             return int(value.strip(), 16)
+        if kind == "int" and isinstance(value, str) and value.strip().lstrip("+-").lower() in _NOT_FINITE:
+            # "a unit, a thousands separator or a decimal point in it?" on loss=nan sent the
+            # user looking for a separator that is not there; no int holds nan or inf.
+            raise CaptureError(f"{name or 'the value'} (type: int): {_quoted(value)} is not a finite number, and no int "
+                               "holds it: use type: float (or leave type out)")
         try:
             return int(value) if kind == "int" else float(value)
         except (TypeError, ValueError):
