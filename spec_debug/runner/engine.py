@@ -1412,8 +1412,14 @@ def _remove_spill(capture: StreamCapture) -> None:
 
 def _safe_name(name: str) -> str:
     """A host's name as its artifacts folder is named: ASCII, within NAME_MAX (an inventory
-    alias of 300 characters ended its host with "internal error: OSError: File name too long")."""
-    return _fitted(re.sub(r"[^A-Za-z0-9_.@-]", "_", name) or "_")
+    alias of 300 characters ended its host with "internal error: OSError: File name too long").
+    A name the cleaning changed ends with ~ and a hash of the whole name: gpü01 and gpö01 (or
+    gpu 01 and gpu_01) both became gp_01, and the second host's artifacts of a step replaced the
+    first's, which run.json still named as its own. A plain name is kept as it is."""
+    cleaned = re.sub(r"[^A-Za-z0-9_.@-]", "_", name)
+    if cleaned != name or cleaned in ("", ".", ".."):
+        cleaned += "~" + hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return _fitted(cleaned)
 
 
 def local_name(name: str) -> str:

@@ -20,6 +20,18 @@ from spec_debug.runner.proctree import descendants, kill_tree, pipe_holders, pip
 from spec_debug.runner.transport import CommandOutcome, Transport
 
 _SHELL = "/bin/bash" if Path("/bin/bash").exists() else "/bin/sh"
+# A BASH_ENV file (bash(1), INVOCATION: read by every non-interactive bash before its command;
+# a CI runner's or a module system's) that sets an EXIT trap (`trap 'echo bye' EXIT`) printed
+# into the step's stdout after its output: `that: stdout == '...'` failed on a line the step
+# never wrote. As for the ssh login's rc files (ssh.py _QUIET_LOGIN_EXIT_TRAP), the trap is set
+# again before the step, on the same line (LINENO and a syntax error's line number unchanged),
+# to run as written with its output dropped; a trap the step sets replaces it and prints.
+# Only when BASH_ENV is set: without it no trap exists before the step and the command is as typed.
+# The same text as ssh.py's (kept here: local runs do not import paramiko).
+_QUIET_LOGIN_EXIT_TRAP = (
+    '__spec_debug_t=$(trap -p EXIT); if [ -n "$__spec_debug_t" ]; then __spec_debug_t=${__spec_debug_t#trap -- }; '
+    'eval "__spec_debug_t=${__spec_debug_t% EXIT}"; trap -- \'eval "$__spec_debug_t" >/dev/null 2>&1\' EXIT; fi; '
+)
 _READ_SIZE = 65536
 # After the main process exits, a background grandchild may still hold the pipes open
 # (`nohup python -m sglang.launch_server ... &` without a redirection): we wait this long for
@@ -86,6 +98,8 @@ class LocalTransport(Transport):
             # kill, and the command ran to its end, a Ctrl-C unheeded for a whole benchmark.
             # ssh.py's run() refuses it the same way.
             return CommandOutcome(exit_code=None, duration_s=0.0)
+        if _SHELL == "/bin/bash" and ((env or {}).get("BASH_ENV") or os.environ.get("BASH_ENV")):
+            command = _QUIET_LOGIN_EXIT_TRAP + command
         script = _script_file(command)
         try:
             return self._run(script or command, bool(script), stdout, stderr, timeout_s, env, started)
