@@ -1717,6 +1717,7 @@ def open_draft(model_dir: str | Path) -> DraftCheckpoint:
         config = load_draft_config(path)
     except CheckpointError:
         _refuse_mtp_draft(path)
+        _refuse_retyped_decoder(path)
         raise
     tensors = TensorStore.open(path, normalise_draft_name)
     prefix = draft_prefix(list(tensors.infos))
@@ -1755,6 +1756,46 @@ def _refuse_mtp_draft(path: Path) -> None:
             hint="SGLang serves it with --speculative-algorithm NEXTN (or EAGLE) and vLLM with "
                  "speculative_config method \"mtp\" (\"deepseek_mtp\" before); the drafter "
                  "commands need an EAGLE-3 draft as --model")
+
+
+# A decoder layer's tensors that a Llama layer has none of: projection biases (Qwen2's q/k/v)
+# and Qwen3's q_norm/k_norm (the same rule as diagnose.checks.draft_config check_decoder_model_type)
+_NOT_LLAMA_LAYER = re.compile(r"^layers\.\d+\.(?:self_attn\.(?:[qkvo]_proj\.bias|[qk]_norm\.weight)"
+                              r"|mlp\.(?:gate|up|down)_proj\.bias)$")
+
+
+def _refuse_retyped_decoder(path: Path) -> None:
+    """A speculators EAGLE-3 config whose transformer_layer_config.model_type names a decoder
+    speculators builds no EAGLE-3 layer for ("mistral", "qwen2": the target's type copied in
+    by hand) over weights that hold a Llama layer. The config reader refuses the type (a plain
+    CheckpointError), which the vocab, eval and layout steps said as a step that could not run
+    (SD003) beside the configs step's SD704 for the same key: it is a config that does not
+    describe its weights (ConfigMisfitError), so those steps name SD704 as the reason.
+    speculators 0.9.0 builds llama and qwen3 draft layers only (models/eagle3/core.py
+    `model_classes[tl_config.model_type]`, KeyError otherwise); vLLM builds
+    Eagle3LlamaForCausalLM whatever the key says (transformers_utils/configs/speculators/
+    algos.py update_eagle3). Weights with biases or q_norm/k_norm keep the reader's refusal."""
+    from spec_debug.eagle3.config import SUPPORTED_DECODERS, ConfigMisfitError, read_json
+
+    try:
+        raw = read_json(path / "config.json")
+        names = list(TensorStore.open(path, normalise_draft_name).infos)
+    except (CheckpointError, OSError):
+        return
+    layer = raw.get("transformer_layer_config") if isinstance(raw, dict) else None
+    model_type = layer.get("model_type") if isinstance(layer, dict) else None
+    if (raw.get("speculators_model_type") != "eagle3" or not isinstance(model_type, str)
+            or model_type in SUPPORTED_DECODERS):
+        return
+    if (not any(re.match(r"^layers\.\d+\.self_attn\.q_proj\.weight$", name) for name in names)
+            or any(_NOT_LLAMA_LAYER.match(name) for name in names)):
+        return
+    raise ConfigMisfitError(
+        f"{path / 'config.json'}: transformer_layer_config.model_type is {model_type!r}, a decoder "
+        f"speculators builds no EAGLE-3 layer for (only {', '.join(SUPPORTED_DECODERS)}), and the "
+        "weights hold a Llama layer (no projection bias, no q_norm/k_norm)",
+        hint='set transformer_layer_config.model_type to "llama" in the draft\'s config.json (the '
+             "layer these weights hold, and the one vLLM builds whatever the key says)")
 
 
 def _refuse_eagle1_draft(path: Path, config: DraftConfig, tensors: "TensorStore") -> None:

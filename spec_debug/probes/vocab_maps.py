@@ -29,10 +29,14 @@ def run(args: dict) -> dict:
     from spec_debug.eagle3.api import check_drafter_vocab
 
     # vocab_mapping: the training's map file, which the checkpoint's d2t must equal (SD302)
-    from spec_debug.eagle3.config import CheckpointError
+    from spec_debug.eagle3.config import CheckpointError, ConfigMisfitError
 
     try:
         report = check_drafter_vocab(draft, target, vocab_mapping=args.get("vocab_mapping") or None)
+    except ConfigMisfitError as exc:
+        # a config that does not describe its weights (a decoder type retyped by hand): the
+        # configs step says it (SD704); the vocab step names it as why it did not run
+        return {"args": args, "draft": str(draft), "draft_misfit": str(exc)}
     except CheckpointError as exc:
         refused = engine_weights_refusal(draft, exc)
         if refused is None:

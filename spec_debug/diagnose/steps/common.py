@@ -66,6 +66,10 @@ def draft_misfit_line(ctx: Any, misfit: str, what: str) -> Finding:
     playbook without those steps) the step fails as a probe that could not run does (SD003),
     naming the misfit."""
     causes = raised(ctx.host_facts, CONFIG_MISFIT_CAUSES)
+    if not causes and (ctx.host_facts.get("configs") or {}).get("draft_decoder_type_said"):
+        # the configs step's SD704 for a retyped decoder is a warning (vLLM serves the draft),
+        # which `raised` does not record: its own fact says it was given
+        causes = ["SD704"]
     if not causes:
         raise ConfigMisfitError(f"the draft could not be loaded: {misfit}")
     first = misfit.splitlines()[0] if misfit else ""

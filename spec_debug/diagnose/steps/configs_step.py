@@ -285,6 +285,8 @@ def check(ctx: Any) -> list[Finding]:
     # (SD704) in place of the reader's "could not be read" line
     decoder_type = check_decoder_model_type(draft_raw, cfgs.get("draft_layer_shapes"), at)
     findings += decoder_type
+    if decoder_type:  # a warning: the loading steps after it name it as why they did not run
+        ctx.facts.setdefault(NS, {})["draft_decoder_type_said"] = True
     if cfgs.get("draft_error") and not (decoder_type and "draft decoder model_type" in cfgs["draft_error"]):
         # parse() kept why the EAGLE-3 config reader refused it; it was dropped here, and the
         # checks below then ran on assumptions (aux count, context) without a word

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.vocab_maps import check_vocab_report
-from spec_debug.diagnose.steps.common import no_engine_weights_line, not_checked, record, target_mtp_line, where
+from spec_debug.diagnose.steps.common import (draft_misfit_line, no_engine_weights_line, not_checked, record,
+                                              target_mtp_line, where)
 from spec_debug.eagle3.vocab import (FULL_VOCAB_TARGET_HEAD, HEAD_NOT_COMPARED, T2D_MISSING,
                                      TARGET_HEAD, TIED_HEAD_DROPPED, TIED_HEAD_NOT_STORED)
 from spec_debug.record import Finding
@@ -33,6 +34,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         return {NS: {"skipped": host["skipped"]}}
     if host.get("no_engine_weights"):
         return {NS: {"no_engine_weights": host["no_engine_weights"]}}
+    if host.get("draft_misfit"):
+        return {NS: {"draft": host.get("draft"), "draft_misfit": host["draft_misfit"]}}
     report = host.get("report") or {}
     return {NS: {"draft": host.get("draft"), "target": host.get("target"), "ok": report.get("ok"),
                  "target_vocab_size": report.get("target_vocab_size"),
@@ -49,6 +52,9 @@ def check(ctx: Any) -> list[Finding]:
         # recorded: an SD710 error here is said once, the steps after it say they did not run
         return record(ctx.facts, NS, [no_engine_weights_line(ctx, vocab["no_engine_weights"],
                                                              "vocabulary maps not checked")])
+    if vocab.get("draft_misfit"):
+        # the configs step's SD704 for the same config: said there once, this step did not run
+        return [draft_misfit_line(ctx, vocab["draft_misfit"], "vocabulary maps not checked")]
     report = vocab.get("report") or {}
     findings = _unsaid(check_vocab_report(report, where(ctx)), ctx.host_facts)
     # `drafter vocab` and `drafter eval` say it in a note (the engines serve the draft; the t2d
