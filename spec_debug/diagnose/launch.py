@@ -3181,6 +3181,8 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
         refused.append(f"--speculative-algorithm {written}: SGLang {engine_version} only accepts upper case "
                        f"({written.upper()}); argparse exits with 'invalid choice' and the server does not start "
                        "(0.5.12 and later upper-case it)")
+    if written and cfg.algorithm != "EAGLE3" and engine_version is not None:
+        refused += _sglang_algorithm_not_a_choice(written.upper(), engine_version, cfg.python_call)
     if cfg.engine == "sglang" and cfg.topk not in (None, *_SGLANG_OLD_TOPK_CHOICES) and engine_version is not None and (
             _sglang_surely_before(engine_version, _SGLANG_ANY_TOPK_SINCE)):
         refused.append(f"--speculative-eagle-topk {cfg.topk}: SGLang {engine_version} only accepts "
@@ -3200,6 +3202,40 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     if cfg.engine == "sglang" and cfg.algorithm == "EAGLE3" and "speculative-token-map" in cfg.flags:
         eff = replace(eff, overrides=eff.overrides + [_SGLANG_EAGLE3_TOKEN_MAP_IGNORED])
     return replace(eff, problems=refused + eff.problems + beyond) if refused or beyond else eff
+
+
+# The algorithms SGLang's argparse `choices` added, up to 0.5.11 (0.5.12 dropped the choices for
+# SpeculativeAlgorithm.from_string), read from the PyPI wheels' python/sglang/srt/server_args.py:
+# EAGLE, EAGLE3 and NEXTN in 0.4.4.post4 .. 0.5.1.post3; STANDALONE from 0.5.2; NGRAM from 0.5.3
+# (0.5.2 lacks it); DFLASH from 0.5.11 (0.5.10.post1 lacks it); 0.5.12 lists them in the help text
+# only. DSPARK, UNO and FROZEN_KV_MTP are in no release with choices.
+_SGLANG_ALGORITHM_CHOICES_SINCE = {"STANDALONE": "0.5.2", "NGRAM": "0.5.3", "DFLASH": "0.5.11"}
+_SGLANG_ALGORITHM_ADDED = {"STANDALONE": "added in 0.5.2", "NGRAM": "added in 0.5.3",
+                           "DFLASH": "added in 0.5.11"}
+_SGLANG_CHOICES_UNTIL = "0.5.12"
+
+
+def _sglang_algorithm_not_a_choice(written: str, engine_version: str, python_call: str | None = None) -> list[str]:
+    """A --speculative-algorithm (upper-cased) that the release's argparse `choices` lack (a name of
+    later releases): argparse exits with 'invalid choice' and the server does not start. Was:
+    passed on every release, as the names were checked against the newest release's only. Given
+    to a Python call (`sgl.Engine(speculative_algorithm=...)`) no argparse reads it, but the
+    release's SpeculativeAlgorithm lacks the same name (spec_info.py in the same wheels): its
+    from_string raises (KeyError, later ValueError) and the engine does not start."""
+    if (written not in _SGLANG_ALGORITHMS or written in ("EAGLE", "EAGLE3", "NEXTN")
+            or not _sglang_surely_before(engine_version, _SGLANG_ALGORITHM_CHOICES_SINCE.get(written,
+                                                                                            _SGLANG_CHOICES_UNTIL))):
+        return []
+    choices = ["EAGLE", "EAGLE3", "NEXTN"] + [name for name, added in _SGLANG_ALGORITHM_CHOICES_SINCE.items()
+                                             if not _sglang_surely_before(engine_version, added)]
+    added = _SGLANG_ALGORITHM_ADDED.get(written, "only in releases after 0.5.11")
+    if python_call:
+        return [f"speculative_algorithm={written!r}: SGLang {engine_version} has no such algorithm ({added}; it takes "
+                f"{', '.join(choices)}): SpeculativeAlgorithm.from_string raises and {python_call}(...) does not "
+                "start (upgrade SGLang)"]
+    return [f"--speculative-algorithm {written}: SGLang {engine_version} has no such algorithm ({added}; its argparse "
+            f"choices are {', '.join(choices)}): argparse exits with 'invalid choice' and the server does not start "
+            "(upgrade SGLang)"]
 
 
 def _refused_words(cfg: LaunchConfig, refused: list[str]) -> set[str]:

@@ -35,11 +35,14 @@ def test_the_retired_dflash_window_option_is_refused_naming_its_replacement() ->
     assert _problems(command, "0.5.11") == []
     assert _problems(command, "0.5.15") == []
     assert _problems(command, None) == []
-    # before 0.5.11 it was not there yet
+    # before 0.5.11 it was not there yet (nor DFLASH among the --speculative-algorithm choices)
     assert _problems(command, "0.5.10.post1") == [
         "--speculative-dflash-draft-window-size: SGLang 0.5.10.post1 has no such option (nor one it abbreviates; the "
         "releases read that have it: 0.5.11 .. 0.5.19): argparse exits with 'unrecognized arguments' and the server "
-        "does not start; upgrade SGLang, or drop it"]
+        "does not start; upgrade SGLang, or drop it",
+        "--speculative-algorithm DFLASH: SGLang 0.5.10.post1 has no such algorithm (added in 0.5.11; its argparse "
+        "choices are EAGLE, EAGLE3, NEXTN, STANDALONE, NGRAM): argparse exits with 'invalid choice' and the server "
+        "does not start (upgrade SGLang)"]
 
 
 def test_a_speculative_option_of_later_releases_is_refused_on_an_older_one() -> None:
