@@ -3178,9 +3178,9 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
             _sglang_surely_before(engine_version, "0.5.12")):
         # server_args.py up to 0.5.11 declares the option with upper-case `choices`; 0.5.12
         # dropped them and upper-cases the value (PyPI wheels)
-        refused.append(f"--speculative-algorithm {written}: SGLang {engine_version} only accepts upper case "
-                       f"({written.upper()}); argparse exits with 'invalid choice' and the server does not start "
-                       "(0.5.12 and later upper-case it)")
+        # (a Python call's name the release lacks is said once, below, by the release's names)
+        if not (cfg.python_call and _sglang_algorithm_not_a_choice(written.upper(), engine_version)):
+            refused.append(_sglang_lower_case_algorithm(written, engine_version, cfg.python_call))
     if written and cfg.algorithm != "EAGLE3" and engine_version is not None:
         refused += _sglang_algorithm_not_a_choice(written.upper(), engine_version, cfg.python_call)
     if cfg.engine == "sglang" and cfg.topk not in (None, *_SGLANG_OLD_TOPK_CHOICES) and engine_version is not None and (
@@ -3203,6 +3203,31 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
         eff = replace(eff, overrides=eff.overrides + [_SGLANG_EAGLE3_TOKEN_MAP_IGNORED])
     return replace(eff, problems=refused + eff.problems + beyond) if refused or beyond else eff
 
+
+
+def _sglang_lower_case_algorithm(written: str, engine_version: str, python_call: str | None) -> str:
+    """A lower-case algorithm name on a release before 0.5.12. On the command line argparse's
+    upper-case `choices` refuse it. Given to a Python call (`sgl.Engine(speculative_algorithm=
+    "eagle3")`) no argparse reads it (was: told argparse exits): SpeculativeAlgorithm.from_string
+    upper-cases it for the worker, but ServerArgs.__post_init__ compares the raw value with
+    "EAGLE", "EAGLE3", "STANDALONE" and never upper-cases it, so the speculative set-up
+    (auto-chosen steps, topk and draft tokens, overlap scheduler off, max running requests 48) is
+    skipped; "nextn" is not mapped to "EAGLE" and the enum has no NEXTN, so from_string raises.
+    PyPI wheels 0.5.2 and 0.5.10.post1: srt/speculative/spec_info.py `from_string`,
+    srt/server_args.py (`if self.speculative_algorithm in ("EAGLE", "EAGLE3", "STANDALONE"):`)."""
+    if python_call and written.upper() == "NEXTN":
+        # ServerArgs maps only "NEXTN" to "EAGLE"; the enum has no NEXTN member
+        return (f"speculative_algorithm={written!r}: SGLang {engine_version}'s ServerArgs maps only 'NEXTN' to "
+                f"'EAGLE' and its SpeculativeAlgorithm has no NEXTN, so from_string raises and {python_call}(...) "
+                "does not start: write 'NEXTN' (0.5.12 and later upper-case it)")
+    if python_call:
+        return (f"speculative_algorithm={written!r}: SGLang {engine_version}'s ServerArgs compares it with upper-case "
+                f"names and skips its speculative set-up (auto-chosen steps, topk and draft tokens; overlap "
+                f"scheduler off), though its worker upper-cases it: write {written.upper()!r} (0.5.12 and later "
+                "upper-case it)")
+    return (f"--speculative-algorithm {written}: SGLang {engine_version} only accepts upper case "
+            f"({written.upper()}); argparse exits with 'invalid choice' and the server does not start "
+            "(0.5.12 and later upper-case it)")
 
 # The algorithms SGLang's argparse `choices` added, up to 0.5.11 (0.5.12 dropped the choices for
 # SpeculativeAlgorithm.from_string), read from the PyPI wheels' python/sglang/srt/server_args.py:
