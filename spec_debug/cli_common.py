@@ -119,10 +119,29 @@ def complete_validate_formats(incomplete: str) -> list[str]:
     return _complete_formats(("text", "json"), incomplete)
 
 
+def complete_input_formats(incomplete: str) -> list[str]:
+    """The transcript formats for `analyze`/`distill --input-format` (auto first), which had no
+    completer while the other options' values had: input_format_name takes any case and _ for -."""
+    from spec_debug.session.format_names import INPUT_FORMATS
+
+    return _complete_formats(INPUT_FORMATS, incomplete)
+
+
+def complete_analyze_formats(incomplete: str) -> list[str]:
+    """`analyze --format`: an output (md, html, json), or a transcript format to force, as
+    split_format takes it (auto is left out: it forces nothing)."""
+    from spec_debug.session.format_names import INPUT_FORMATS
+
+    return _complete_formats(REPORT_FORMATS + tuple(f for f in INPUT_FORMATS if f != "auto"), incomplete)
+
+
 def _complete_formats(formats: tuple[str, ...], incomplete: str) -> list[str]:
-    said = [f for f in formats if f.startswith(incomplete.lower())]
-    # bash offers only what extends the typed text: `--format J` gets JSON
-    return [f.upper() if incomplete.isupper() else incomplete + f[len(incomplete):] for f in said]
+    typed = incomplete.lower().replace("_", "-")  # the format names take _ for - (input_format_name)
+    said = [f for f in formats if f.startswith(typed)]
+    # bash offers only what extends the typed text: `--format J` gets JSON, `claude_` claude_code
+    if incomplete.isupper():
+        return [incomplete + f[len(incomplete):].upper() for f in said]
+    return [incomplete + f[len(incomplete):] for f in said]
 
 
 def complete_output_path(incomplete: str) -> list[str]:

@@ -261,7 +261,7 @@ class TerminalGate(StepGate):
         # most NOTE_LIMIT characters, its hint on the line under it. The whole message printed here
         # (a failed `contains:` quoting a 3,000-character log line) while the progress line said
         # "… (N characters more in run.json and the report)"; run.json keeps it whole.
-        from spec_debug.cli_progress import _step_note
+        from spec_debug.cli_progress import _one_line, _step_note
 
         self._told.add((host, step.id))
         words = {
@@ -314,5 +314,10 @@ class TerminalGate(StepGate):
                 continue
             self._say(f"  [bold]{finding.code}[/] ({finding.severity}): {escape(visible_controls(finding.title))}",
                       soft_wrap=True)
+            if finding.code == "SD004" and finding.evidence:
+                # What went unchecked and why ("engine forward not read: sglang is not installed in
+                # this Python", diagnose/steps/common.not_checked): the title names only the --var
+                # to give, and the demo's step-through says the reason (above).
+                self._say(f"    {_one_line(finding.evidence[0])}", soft_wrap=True)  # escaped by _one_line
             if finding.remediation:
                 self._say(f"    what to do: {escape(visible_controls(finding.remediation))}", soft_wrap=True)

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from spec_debug.cli_common import complete_output_path, dash_is_stdout, output_format
+from spec_debug.cli_common import (complete_analyze_formats, complete_input_formats, complete_output_path, dash_is_stdout,
+                                   output_format)
 from spec_debug.counted import counted
 from spec_debug.errors import SpecDebugError, UsageError
 from spec_debug.session.format_names import INPUT_FORMATS
@@ -223,8 +224,10 @@ def register(app: typer.Typer) -> None:
         format: Optional[str] = typer.Option(None, "--format", "-f", metavar="md|html|json|FORMAT",
                                              help="Output: md or html postmortem, or json (default: from -o's "
                                                   "suffix, else md); or a transcript format to force, as "
-                                                  "--input-format takes it."),
-        input_format: str = typer.Option("auto", "--input-format", help=_INPUT_FORMAT_HELP),
+                                                  "--input-format takes it.",
+                                             autocompletion=complete_analyze_formats),
+        input_format: str = typer.Option("auto", "--input-format", help=_INPUT_FORMAT_HELP,
+                                         autocompletion=complete_input_formats),
         output_to: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout.",
                                                 autocompletion=complete_output_path),
         as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
@@ -248,7 +251,8 @@ def register(app: typer.Typer) -> None:
                                               "or - for standard input."),
         output_to: str = typer.Option(..., "--output", "-o", help="Playbook YAML to write (- for stdout).",
                                       autocompletion=complete_output_path),
-        input_format: str = typer.Option("auto", "--input-format", help=_INPUT_FORMAT_HELP),
+        input_format: str = typer.Option("auto", "--input-format", help=_INPUT_FORMAT_HELP,
+                                         autocompletion=complete_input_formats),
         name: Optional[str] = typer.Option(None, "--name", help="Playbook name (default: from the session id)."),
     ) -> None:
         """Write a playbook from the diagnostic commands that led to a finding or a change of approach."""

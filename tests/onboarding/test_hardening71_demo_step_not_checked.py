@@ -45,7 +45,9 @@ def test_other_findings_and_run_step_keep_title_and_fix():
     problem = Finding(code="SD101", severity="error", title="Speculation capped", remediation="Serve with 3 steps")
     assert _said({"takes_vars": False}, [problem])[1:] == ["  SD101 (error): Speculation capped",
                                                           "    what to do: Serve with 3 steps"]
-    assert _said({}, [NOTE])[1:] == [f"  SD004 (info): {NOTE.title}", f"    what to do: {NOTE.remediation}"]
+    # round 72: run --step also says what went unchecked and why (the note's evidence)
+    assert _said({}, [NOTE])[1:] == [f"  SD004 (info): {NOTE.title}", f"    {REASON}",
+                                     f"    what to do: {NOTE.remediation}"]
 
 
 def test_demo_step_end_to_end(tmp_path: Path, monkeypatch):
