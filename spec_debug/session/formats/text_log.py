@@ -2635,6 +2635,9 @@ class _State:
             heading = _HEADING.match(line)
             if heading and not self.numbered:
                 self.markdown = True
+                # the output the heading ends says whether a shell opened (`docker exec -it nope sh`:
+                # "Error response from daemon"), as a prompt after it would (_command)
+                self.logins.settle(self.body if self.kind == "tool_result" else [])
                 yield from self.flush()
                 self._new_message()
                 started = _AIDER_STARTED.match(line)
