@@ -146,6 +146,14 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         if script is not None:
             cmd = replace(cmd, inner=script)
         on_host = host_command(cmd.command, cmd.host) if cmd.container and cmd.host == primary else None
+        if cmd.container and on_host is None and script is None and (typed := _typed_in_container(cmd)) is not None:
+            # typed at the container's prompt (`docker exec -it sglang bash`, then the command):
+            # it runs there again through docker exec, from the host (was the bare command, on
+            # the host itself, outside the container)
+            if cmd.host == primary:
+                on_host = typed
+            else:
+                cmd = replace(cmd, command=typed)
         runs_on_primary = cmd.host is not None and cmd.host == primary and (not cmd.container or on_host is not None)
         # The command as text with var slots (see _slot); the slots become {{ var }} at the end,
         # and everything else is kept literally even where it looks like a template. A container
@@ -374,6 +382,24 @@ def _working_folder(cmd: CommandRecord, command: str, home: str | None) -> str |
             return folder if folder != "~" else None
         folder = home + folder[1:]
     return folder if folder.startswith(("/", "~/")) else None
+
+
+_PLAIN_WORDS = re.compile(r"[\w./=:,@%+-]+(?: [\w./=:,@%+-]+)*")
+
+
+def _typed_in_container(cmd: CommandRecord) -> str | None:
+    """``docker exec NAME CMD`` for a command typed in a docker container's shell (a terminal log's
+    ``docker exec -it sglang bash``, then ``nvidia-smi`` at the container's prompt): the command
+    runs in the container again, from its host. ``sh -c`` where the line has shell syntax (the
+    container's shell read it; exec runs argv without one: docker docs, ``docker exec``). None for
+    a command that itself reaches the container (``docker exec sglang nvidia-smi``), or a pod."""
+    if not cmd.container.startswith("docker:") or parse_target(cmd.command).container is not None:
+        return None
+    name = shlex.quote(cmd.container[len("docker:"):])
+    command = cmd.command.strip()
+    if _PLAIN_WORDS.fullmatch(command):
+        return f"docker exec {name} {command}"
+    return f"docker exec {name} sh -c {shlex.quote(command)}"
 
 
 def _ssh_hop(cmd: CommandRecord, command: str, primary: str | None, commands: list[CommandRecord]) -> str:

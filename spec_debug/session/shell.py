@@ -238,6 +238,9 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             target = _docker_elsewhere(argv[1:], _depth)
             if target is not None and target.host is None and variables and not _names_daemon(argv):
                 target = _daemon_host(target, prog, variables)
+        elif prog in ("docker", "podman", "nerdctl") and len(argv) > 2 and "run" in argv[1:] and \
+                (argv[1] == "run" or argv[1][:1] == "-"):
+            target = _run_elsewhere(prog, argv[1:], variables)
         elif (prog in ("docker", "podman") and len(argv) > 3 and argv[1] == "compose") or \
                 (prog in ("docker-compose", "podman-compose") and len(argv) > 2):
             target = _compose_exec(argv[2:] if argv[1] == "compose" else argv[1:], _depth)
@@ -786,6 +789,34 @@ def _docker_elsewhere(args: list[str], depth: int) -> Target | None:
     target = _docker(args[i + 1:], depth)
     login = daemon_login(daemon) if target is not None and daemon is not None else None
     return target if login is None else replace(target, user=login[0], host=login[1], port=login[2])
+
+
+def _run_elsewhere(prog: str, args: list[str], variables: dict[str, str | None]) -> Target | None:
+    """``docker -H ssh://root@gpu08 run --rm IMAGE python bench.py``, ``DOCKER_HOST=ssh://gpu09 docker
+    run …``: the daemon that runs the new container is on gpu08, so the command ran there, as
+    ``ssh gpu08 docker run …`` would (was the machine the session ran on). The CLI resolves its
+    daemon alike for every subcommand (docker/cli cli/command/cli.go, resolveContextName: the
+    flags, then ``DOCKER_HOST``), as :func:`_docker_elsewhere` reads it for an exec. None for a
+    local or unnamed daemon (a context: docker_contexts)."""
+    i, daemon, named = 0, None, False
+    while i < len(args) and args[i].startswith("-"):
+        flag, _, value = args[i].partition("=")
+        if flag in _DOCKER_GLOBAL_ARG_OPTS and not value:
+            value = args[i + 1] if i + 1 < len(args) else ""
+            i += 1
+        if flag in ("-H", "--host", "--url", "-c", "--context", "--connection"):
+            named = True
+            if flag in ("-H", "--host", "--url"):
+                daemon = value
+        i += 1
+    if i >= len(args) or args[i] != "run":
+        return None
+    if not named:
+        daemon = variables.get(_DAEMON_VARIABLES.get(prog, "")) if variables else None
+    login = daemon_login(daemon) if daemon else None
+    if login is None:
+        return None
+    return Target(host=login[1], user=login[0], port=login[2], inner=shlex.join([prog] + args[i:]))
 
 
 _LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", ""})

@@ -110,6 +110,16 @@ class Logins:
             self.awaiting = None
         self.exited = False
 
+    def in_opened_shell(self, output: list[str]) -> bool:
+        """A shell the log opened reads the next line: one of the stack, or the one the last
+        command opens (``docker exec -it sglang sh``) while its output so far, ``output``, shows
+        no failure (:meth:`settle`)."""
+        if self.pending is not None:
+            head = output[:_MAX_SCANNED]
+            if not any(mark in line for line in head for mark in _LOGIN_FAILED) and not any(_closed(line) for line in head):
+                return True
+        return bool(self.stack)
+
     def where(self, shown: str | None, *, carried: bool = False) -> str | None:
         """The host a command ran on: the prompt's (by the name a login reached it by), else the
         innermost shell's. ``carried``: the prompt, one that shows no host, is a shell's own

@@ -2623,9 +2623,21 @@ class _State:
             if self.aider and line.startswith(_AIDER_RUNNING):
                 yield from self._command(line[len(_AIDER_RUNNING):], lineno, None, new_message=True)
                 return
+            if line[:2] == "# " and (line[2:3].islower() or line[2:3] in "./~") and not self.markdown \
+                    and not self.numbered and not self.aider \
+                    and self.logins.in_opened_shell(self.body if self.kind == "tool_result" else []):
+                # A root shell's bare prompt (dash's default PS1 "# " as root: dash(1), PS1; the `sh`
+                # of many images, `docker exec -it c sh`), in a shell the log opened and before any
+                # Markdown: a command, run in that shell, no heading (its commands, and the `exit`
+                # back to the outer prompt, were lost, and later commands stayed in the container)
+                yield from self._command(line[2:], lineno, None, new_message=True)
+                return
             heading = _HEADING.match(line)
             if heading and not self.numbered:
                 self.markdown = True
+                # the output the heading ends says whether a shell opened (`docker exec -it nope sh`:
+                # "Error response from daemon"), as a prompt after it would (_command)
+                self.logins.settle(self.body if self.kind == "tool_result" else [])
                 yield from self.flush()
                 self._new_message()
                 started = _AIDER_STARTED.match(line)
