@@ -304,7 +304,7 @@ _NOT_A_PASSWORD = (r"forward|backward|fwd|bwd|must|should|first|second|third|las
 a model's forward_pass, a compiler's custom_post_pass and fusion_pass, a test's must_pass."""
 
 _PASS_NAME = re.compile(r"(?i)(?<![\w-])(?<!\$\{)(?P<flag>--?)?(?:[A-Z0-9][A-Z0-9_-]{0,63}?[_-])?"
-                        r"(?!(?:" + _NOT_A_PASSWORD + r")(?:[_-]pass|(?-i:Pass))\b)"
+                        r"(?!(?:" + _NOT_A_PASSWORD + r"|ask|no)(?:[_-]pass|(?-i:Pass))\b)"
                         r"[A-Z0-9]{1,32}(?:[_-]PASS|(?-i:(?<=[a-z0-9])Pass))(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)"
                         + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + r"(?(flag)|" + _COMPUTED_VALUE + ")" + _YAML_BLOCK
                         + r"(?P<secret>\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _BARE_VALUE + ")")
@@ -690,7 +690,9 @@ def _may_need_named(text: str) -> bool:
 # not a key that names a row or a file (primary_key, sort_key, secret_key_path, public_key).
 # MYSQL_PWD (the MySQL client's password from the environment, not PWD the directory) and
 # GITHUB_PAT (a GitHub personal access token: the name R's gh and usethis read it under).
-_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|pass|passphrase|api[_-]?key|access[_-]?key|private[_-]?key"
+# A token named joined, as the flag patterns read `--authtoken`: ngrok's `authtoken` (its
+# agent config's key, ngrok.yml `authtoken: ...`; NGROK_AUTHTOKEN), `accesstoken`, `refreshtoken`.
+_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|(?:auth|access|refresh)token|secret|password|passwd|pass|passphrase|api[_-]?key|access[_-]?key|private[_-]?key"
                               r"|(?:secret|signing|encryption|master)[_-]?key(?:[_-]base)?|mysql_?pwd|(?:github|gitlab|gh)_?pat)"
                               r"(?:[_-]?\d{1,3})?$")
 
@@ -743,7 +745,10 @@ def is_secret_name(name: str) -> bool:
     return m.group(2).lower() != "pass" or _NOT_A_PASS_NAME(name) is None
 
 
-_NOT_A_PASS_NAME = re.compile(r"(?i)(?:^|[_-])(?:" + _NOT_A_PASSWORD + r")[_-]pass(?:[_-]?\d{1,3})?$").search
+_NOT_A_PASS_NAME = re.compile(r"(?i)(?:^|[_-])(?:" + _NOT_A_PASSWORD + r"|ask|no)[_-]pass(?:[_-]?\d{1,3})?$").search
+"""A pass of _NOT_A_PASSWORD, or a switch named for a password that holds none: Ansible's ask_pass,
+become_ask_pass (ansible.cfg [defaults] ask_pass: "prompt for a password", a boolean), a no_pass
+(impacket's -no-pass), as _PASS_FLAG reads `--ask-pass` and `--no-pass`."""
 
 
 _CAMEL_WORD = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
