@@ -155,7 +155,11 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # `python3 -c` or heredoc sets it before loading a gated model: the value is a string literal
     # after the quoted name, which NAME=value below does not read (the quote and bracket between).
     # Numbered too (`os.environ["API_KEY_2"]`), as NAME=value and redact_value read the name.
-    re.compile(r"(?i)(?:\[\s*|(?:setdefault|putenv|getenv|get)\(\s*)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"(?P=q))"
+    # And the default of a read with one (`os.environ.get("HF_TOKEN", "hf_...")`), as PHP's Laravel
+    # reads its .env (`env('DB_PASSWORD', 'secret')`: laravel.com/docs/configuration, "env" helper's
+    # second argument the default) and Ruby's ENV (`ENV.fetch("API_KEY", "dev-key")`): the default
+    # is typed in clear, used where the variable is unset.
+    re.compile(r"(?i)(?:\[\s*|(?:setdefault|putenv|getenv|get|env|fetch)\(\s*)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"(?P=q))"
                r"[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?(?P=q)"
                r"\s*(?:\]\s*=(?!=)|,)\s*(?![\"']\d{1,11}[\"'])(?P<secret>\"[^\"\n]*\"|'[^'\n]*')"),
     # Before NAME=value: a cookie's whole value is one secret, not its `csrftoken=` alone (secret_spans
@@ -465,7 +469,24 @@ _DOCKERFILE_LEGACY = re.compile(r"(?m)^[ \t]*(?:ENV|ARG)[ \t]+(?!(?i:" + _TOKENI
                                 + r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![$\"'])[^\s][^\r\n]*?)(?=[ \t]*(?:\r?\n|\Z))")
 """A Dockerfile's ENV or ARG in the legacy form, a space between the name and the value (_TOOL_PATTERNS)."""
 
+_ENV_FALLBACK = re.compile(r"(?i)(?<![A-Z0-9_-])(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?"
+                           r"|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=(?![=>])|:)\s*"
+                           r"(?=(?:os\.)?(?-i:environ|getenv)|(?-i:process\.env|ENV)[.\[]|(?-i:env)\s*\()"
+                           r"(?:(?:os\.)?(?-i:environ\.get|getenv)\(\s*[\"'][^\"'\n]*[\"']\s*,\s*(?:default\s*=\s*)?"
+                           r"|[^\n;]{0,300}?\s(?:or|\|\||\?\?)\s+)(?P<secret>\"[^\"\n]+\"|'[^'\n]+')")
+"""A secret's name set from the environment with a literal to fall back on: `api_key =
+os.environ.get("X") or "sk-local"`, `os.getenv("X", "sk-local")` (Python: the second argument is the
+default), `process.env.API_KEY || "dev-key"` and `?? "dev-key"` (JS), `ENV["API_KEY"] || "dev-key"`
+(Ruby). The read itself is no secret (_NO_SECRET_IN_CODE), but the literal is one typed in clear,
+used whenever the variable is unset; NAME=value stopped at the read and kept it. Run where
+"environ", "getenv", "process.env" or "ENV" is in the text (_TOOL_PATTERNS), once."""
+
 _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    # A secret's default after a read of the environment (_ENV_FALLBACK).
+    ("environ", _ENV_FALLBACK),
+    ("getenv", _ENV_FALLBACK),
+    ("process.env", _ENV_FALLBACK),
+    ("ENV", _ENV_FALLBACK),
     # mongosh -p PASSWORD, and the legacy mongo shell's and the database tools' (mongodump ...)
     # -p (mongo(1): "[-u <username>] [-p <password>]"; mongosh's --password, -p). `--password X`
     # is the flag pattern's; `-p` with no value is the shell asking for it.
@@ -605,7 +626,7 @@ def _patterns_for(text: str) -> list[re.Pattern[str]]:
             patterns = _PATTERNS_WITH_CLIENTS if clients else _PATTERNS
         else:  # _PASS_NAME and _PASS_FLAG, which no literal starts, run only where they may match
             patterns = _PATTERNS_WITH_CLIENTS_NO_PASS if clients else _PATTERNS_NO_PASS
-        tools = [pattern for literal, pattern in _TOOL_PATTERNS if literal in text]
+        tools = list(dict.fromkeys(pattern for literal, pattern in _TOOL_PATTERNS if literal in text))
         return patterns[:-len(_TOKEN_PATTERNS)] + tools + _TOKEN_PATTERNS if tools else patterns
     return _TOKEN_PATTERNS if _may_hold_token(text) else []
 
