@@ -481,7 +481,18 @@ default), `process.env.API_KEY || "dev-key"` and `?? "dev-key"` (JS), `ENV["API_
 used whenever the variable is unset; NAME=value stopped at the read and kept it. Run where
 "environ", "getenv", "process.env" or "ENV" is in the text (_TOOL_PATTERNS), once."""
 
+_URL_SIGNATURE = re.compile(r"[?&](?:X-(?:Amz|Goog)-Signature|Signature|sig)=(?P<secret>[^\s\"'&#<>()\[\]{},;]+)")
+"""A pre-signed URL's signature, a query parameter: S3's SigV4 X-Amz-Signature and SigV2 Signature
+(docs.aws.amazon.com AmazonS3 "Authenticating Requests: Using Query Parameters"), GCS's
+X-Goog-Signature, an Azure SAS's sig (learn.microsoft.com, "Create a service SAS": the signature
+grants the access until se). The URL is a credential until it expires. Read to the next "&" as a
+query's value is (_QUERY_OR_BARE_VALUE): a X-Amz-Security-Token before it used to be masked to the
+next space, over the signature; now bounded, the signature is masked on its own."""
+
 _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    # A pre-signed URL's signature (_URL_SIGNATURE).
+    ("Signature=", _URL_SIGNATURE),
+    ("sig=", _URL_SIGNATURE),
     # A secret's default after a read of the environment (_ENV_FALLBACK).
     ("environ", _ENV_FALLBACK),
     ("getenv", _ENV_FALLBACK),
