@@ -119,6 +119,17 @@ So a closing parenthesis, where the value opens none: `login(token=abc)` and the
 `(..., facts.hf_token = None)` lost their ")" to the mask (`a(b)` is a value of its own).
 A "]" that closes a "[" the value opened is the value's: `token=d[0]` read `token=***REDACTED***]`."""
 
+_IN_QUERY = r"(?:(?<=[?&])(?P<query>)|(?<![?&]))"
+"""Where a name stands as a URL query's parameter, after its "?" or "&" (`/v1/models?token=abc&model=x`):
+sets the group `query`, for _QUERY_OR_BARE_VALUE (an alternation: re leaves an optional empty group unset)."""
+
+_QUERY_OR_BARE_VALUE = r"(?(query)[^\s\"'&#<>()\[\]{},;]+|" + _BARE_VALUE + ")"
+"""A parameter's value in a URL query ends at its next "&" (the next parameter) or "#" (the fragment;
+RFC 3986 3.4, 3.5; WHATWG URL's application/x-www-form-urlencoded parser splits on "&"): read to the
+next space, `?token=abc&model=x&stream=true` was masked `?token=***REDACTED***`, the parameters
+after it lost from the evidence. A "&" in a secret is percent-encoded in a URL (%26). Elsewhere
+a value is _BARE_VALUE (an env file's `password: a&b` is one value)."""
+
 _KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER|PRIVATE)[_-]?KEY|MYSQL[_-]PWD|(?:GITHUB|GITLAB|GH)[_-]?PAT|PASSPHRASE"
 """A key named for signing or encrypting, a secret's name as the words below are (JWT_SIGNING_KEY,
 RAILS_MASTER_KEY: _SECRET_KEY_NAME); SECRET_KEY and SECRET_KEY_BASE are spelt after SECRET in them.
@@ -144,7 +155,11 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # `python3 -c` or heredoc sets it before loading a gated model: the value is a string literal
     # after the quoted name, which NAME=value below does not read (the quote and bracket between).
     # Numbered too (`os.environ["API_KEY_2"]`), as NAME=value and redact_value read the name.
-    re.compile(r"(?i)(?:\[\s*|(?:setdefault|putenv|getenv|get)\(\s*)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"(?P=q))"
+    # And the default of a read with one (`os.environ.get("HF_TOKEN", "hf_...")`), as PHP's Laravel
+    # reads its .env (`env('DB_PASSWORD', 'secret')`: laravel.com/docs/configuration, "env" helper's
+    # second argument the default) and Ruby's ENV (`ENV.fetch("API_KEY", "dev-key")`): the default
+    # is typed in clear, used where the variable is unset.
+    re.compile(r"(?i)(?:\[\s*|(?:setdefault|putenv|getenv|get|env|fetch)\(\s*)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"(?P=q))"
                r"[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?(?P=q)"
                r"\s*(?:\]\s*=(?!=)|,)\s*(?![\"']\d{1,11}[\"'])(?P<secret>\"[^\"\n]*\"|'[^'\n]*')"),
     # Before NAME=value: a cookie's whole value is one secret, not its `csrftoken=` alone (secret_spans
@@ -197,8 +212,8 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # was masked from the ">" on (`token =***REDACTED*** 'abc'`), the secret kept.
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
-               + r"(?P<secret>\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _BARE_VALUE + ")"),
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
+               + r"(?P<secret>\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + ")"),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
     # backslash after the name (the body was kept in clear). The escaped quotes stay around the mask.
@@ -303,11 +318,11 @@ _NOT_A_PASSWORD = (r"forward|backward|fwd|bwd|must|should|first|second|third|las
 """The word before `_pass` where it names a pass of a computation or a check, not a password:
 a model's forward_pass, a compiler's custom_post_pass and fusion_pass, a test's must_pass."""
 
-_PASS_NAME = re.compile(r"(?i)(?<![\w-])(?<!\$\{)(?P<flag>--?)?(?:[A-Z0-9][A-Z0-9_-]{0,63}?[_-])?"
-                        r"(?!(?:" + _NOT_A_PASSWORD + r")(?:[_-]pass|(?-i:Pass))\b)"
+_PASS_NAME = re.compile(r"(?i)(?<![\w-])(?<!\$\{)" + _IN_QUERY + r"(?P<flag>--?)?(?:[A-Z0-9][A-Z0-9_-]{0,63}?[_-])?"
+                        r"(?!(?:" + _NOT_A_PASSWORD + r"|ask|no)(?:[_-]pass|(?-i:Pass))\b)"
                         r"[A-Z0-9]{1,32}(?:[_-]PASS|(?-i:(?<=[a-z0-9])Pass))(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)"
                         + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + r"(?(flag)|" + _COMPUTED_VALUE + ")" + _YAML_BLOCK
-                        + r"(?P<secret>\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _BARE_VALUE + ")")
+                        + r"(?P<secret>\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + ")")
 """A password under a name that ends in the word PASS (`DB_PASS=...`, `db_pass: ...`,
 `export REDIS_PASS=...`), short for password as in Ansible's own ansible_ssh_pass: is_secret_name
 masks `--var db_pass=...` and a key so named, and the text kept the value. Only after a word and a
@@ -454,7 +469,35 @@ _DOCKERFILE_LEGACY = re.compile(r"(?m)^[ \t]*(?:ENV|ARG)[ \t]+(?!(?i:" + _TOKENI
                                 + r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![$\"'])[^\s][^\r\n]*?)(?=[ \t]*(?:\r?\n|\Z))")
 """A Dockerfile's ENV or ARG in the legacy form, a space between the name and the value (_TOOL_PATTERNS)."""
 
+_ENV_FALLBACK = re.compile(r"(?i)(?<![A-Z0-9_-])(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?"
+                           r"|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=(?![=>])|:)\s*"
+                           r"(?=(?:os\.)?(?-i:environ|getenv)|(?-i:process\.env|ENV)[.\[]|(?-i:env)\s*\()"
+                           r"(?:(?:os\.)?(?-i:environ\.get|getenv)\(\s*[\"'][^\"'\n]*[\"']\s*,\s*(?:default\s*=\s*)?"
+                           r"|[^\n;]{0,300}?\s(?:or|\|\||\?\?)\s+)(?P<secret>\"[^\"\n]+\"|'[^'\n]+')")
+"""A secret's name set from the environment with a literal to fall back on: `api_key =
+os.environ.get("X") or "sk-local"`, `os.getenv("X", "sk-local")` (Python: the second argument is the
+default), `process.env.API_KEY || "dev-key"` and `?? "dev-key"` (JS), `ENV["API_KEY"] || "dev-key"`
+(Ruby). The read itself is no secret (_NO_SECRET_IN_CODE), but the literal is one typed in clear,
+used whenever the variable is unset; NAME=value stopped at the read and kept it. Run where
+"environ", "getenv", "process.env" or "ENV" is in the text (_TOOL_PATTERNS), once."""
+
+_URL_SIGNATURE = re.compile(r"[?&](?:X-(?:Amz|Goog)-Signature|Signature|sig)=(?P<secret>[^\s\"'&#<>()\[\]{},;]+)")
+"""A pre-signed URL's signature, a query parameter: S3's SigV4 X-Amz-Signature and SigV2 Signature
+(docs.aws.amazon.com AmazonS3 "Authenticating Requests: Using Query Parameters"), GCS's
+X-Goog-Signature, an Azure SAS's sig (learn.microsoft.com, "Create a service SAS": the signature
+grants the access until se). The URL is a credential until it expires. Read to the next "&" as a
+query's value is (_QUERY_OR_BARE_VALUE): a X-Amz-Security-Token before it used to be masked to the
+next space, over the signature; now bounded, the signature is masked on its own."""
+
 _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    # A pre-signed URL's signature (_URL_SIGNATURE).
+    ("Signature=", _URL_SIGNATURE),
+    ("sig=", _URL_SIGNATURE),
+    # A secret's default after a read of the environment (_ENV_FALLBACK).
+    ("environ", _ENV_FALLBACK),
+    ("getenv", _ENV_FALLBACK),
+    ("process.env", _ENV_FALLBACK),
+    ("ENV", _ENV_FALLBACK),
     # mongosh -p PASSWORD, and the legacy mongo shell's and the database tools' (mongodump ...)
     # -p (mongo(1): "[-u <username>] [-p <password>]"; mongosh's --password, -p). `--password X`
     # is the flag pattern's; `-p` with no value is the shell asking for it.
@@ -594,7 +637,7 @@ def _patterns_for(text: str) -> list[re.Pattern[str]]:
             patterns = _PATTERNS_WITH_CLIENTS if clients else _PATTERNS
         else:  # _PASS_NAME and _PASS_FLAG, which no literal starts, run only where they may match
             patterns = _PATTERNS_WITH_CLIENTS_NO_PASS if clients else _PATTERNS_NO_PASS
-        tools = [pattern for literal, pattern in _TOOL_PATTERNS if literal in text]
+        tools = list(dict.fromkeys(pattern for literal, pattern in _TOOL_PATTERNS if literal in text))
         return patterns[:-len(_TOKEN_PATTERNS)] + tools + _TOKEN_PATTERNS if tools else patterns
     return _TOKEN_PATTERNS if _may_hold_token(text) else []
 
@@ -690,7 +733,9 @@ def _may_need_named(text: str) -> bool:
 # not a key that names a row or a file (primary_key, sort_key, secret_key_path, public_key).
 # MYSQL_PWD (the MySQL client's password from the environment, not PWD the directory) and
 # GITHUB_PAT (a GitHub personal access token: the name R's gh and usethis read it under).
-_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|pass|passphrase|api[_-]?key|access[_-]?key|private[_-]?key"
+# A token named joined, as the flag patterns read `--authtoken`: ngrok's `authtoken` (its
+# agent config's key, ngrok.yml `authtoken: ...`; NGROK_AUTHTOKEN), `accesstoken`, `refreshtoken`.
+_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|(?:auth|access|refresh)token|secret|password|passwd|pass|passphrase|api[_-]?key|access[_-]?key|private[_-]?key"
                               r"|(?:secret|signing|encryption|master)[_-]?key(?:[_-]base)?|mysql_?pwd|(?:github|gitlab|gh)_?pat)"
                               r"(?:[_-]?\d{1,3})?$")
 
@@ -743,7 +788,10 @@ def is_secret_name(name: str) -> bool:
     return m.group(2).lower() != "pass" or _NOT_A_PASS_NAME(name) is None
 
 
-_NOT_A_PASS_NAME = re.compile(r"(?i)(?:^|[_-])(?:" + _NOT_A_PASSWORD + r")[_-]pass(?:[_-]?\d{1,3})?$").search
+_NOT_A_PASS_NAME = re.compile(r"(?i)(?:^|[_-])(?:" + _NOT_A_PASSWORD + r"|ask|no)[_-]pass(?:[_-]?\d{1,3})?$").search
+"""A pass of _NOT_A_PASSWORD, or a switch named for a password that holds none: Ansible's ask_pass,
+become_ask_pass (ansible.cfg [defaults] ask_pass: "prompt for a password", a boolean), a no_pass
+(impacket's -no-pass), as _PASS_FLAG reads `--ask-pass` and `--no-pass`."""
 
 
 _CAMEL_WORD = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
