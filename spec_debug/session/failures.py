@@ -439,7 +439,10 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
             # says what happened; the output's first line ("(no output)") says nothing
             return [ErrorInfo("timeout", None, _line_at(output, t.start()))]
         if exit_code != 124:
-            return [ErrorInfo("timeout", None, head)]
+            # the line that said it timed out ("RuntimeError: deadline exceeded ...", "curl: (28)
+            # Operation timed out ..."), not the output's first line (was: "Polling ...", how
+            # the command began)
+            return [ErrorInfo("timeout", None, _line_at(output, t.start()))]
         # timeout(1) killed it: where it had got to is its last line (a benchmark's progress
         # bar), not its first (the arguments it printed at start)
         return [ErrorInfo("timeout", None, f"timed out (exit 124): {_last_meaningful_line(output)}".strip(": "))]
