@@ -1511,6 +1511,13 @@ def _chain_error(causes: list[ErrorInfo], raised: ErrorInfo, wrapped: bool = Tru
         cause = _classify(cause)
         if cause.kind != "traceback":
             return cause
+    if wrapped and raised.exception == causes[-1].exception and raised.message == causes[-1].message:
+        # the same exception raised again from its own report: multiprocessing's Pool and
+        # concurrent.futures print a worker's traceback as a RemoteTraceback and re-raise the
+        # worker's exception from it in the parent, at the pool's "raise self._value"; the
+        # worker's innermost frame is where it failed (CPython Lib/multiprocessing/pool.py
+        # rebuild_exc, Lib/concurrent/futures/process.py _rebuild_exc: 3.11 set its __cause__)
+        return _classify(causes[-1])
     if not wrapped and _is_slip(raised) and (handled := _handled_fault(causes)) is not None:
         # the handler's own slip ("AttributeError: 'NoneType' object has no attribute 'finish'"
         # while closing a tracker after "ValueError: d2t has 32000 entries ..."): Python says the
