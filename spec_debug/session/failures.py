@@ -384,6 +384,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         # the quote first: a memchr, where the six characters cost 2 ns each over a server log
         errors.append(cut)
     if errors:
+        if exit_code == 124:
+            errors = [_stopped_by_timeout(e, output) if e.exception == "KeyboardInterrupt" else e for e in errors]
         return _with_stated_cause(errors, output, failed)[:MAX_PER_OUTPUT]
     if is_error and (output.startswith(_INTERRUPTED) or (output[:1] in "aW" and _codex_aborted(output))):
         return [ErrorInfo("interrupted", None, output[:200].strip())]
@@ -508,6 +510,16 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if "|" in output and _PS_CONCISE_LINE in output and (said := _powershell_concise_view(output)):
         return [ErrorInfo("tool_error", None, said)]
     return []
+
+
+def _stopped_by_timeout(error: ErrorInfo, output: str) -> ErrorInfo:
+    """A KeyboardInterrupt under exit status 124: timeout(1) sent SIGINT at its limit (``timeout
+    -s INT 600 python3 bench.py``, chosen to get that traceback) and reported 124 itself (GNU
+    coreutils 9.x ``timeout --help``: "124 if COMMAND times out, and --preserve-status is not
+    specified"). No key was pressed: the command timed out where the traceback stopped it;
+    what it printed last before the traceback says how far it got."""
+    said = _last_meaningful_line(split_tracebacks(output)[1])
+    return ErrorInfo("timeout", None, f"timed out (exit 124): {said}".strip(": "), error.file, error.line)
 
 
 # Node.js killed by an exception nothing caught: it prints where it was thrown, the error's stack
