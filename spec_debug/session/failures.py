@@ -2216,10 +2216,14 @@ def _last_meaningful_line(output: str) -> str:
 # "Exit code N" (or "Error: Exit code N"), and the header of a Codex exec result ("Chunk ID:
 # ...", "Wall time: ... seconds", "Process exited with code N", "Original token count: N",
 # "Output:"; openai/codex codex-rs/core/src/tools/handlers/unified_exec.rs, older "Exit code:
-# N" / "Duration: ..."), which the Codex reader keeps in the result's text.
+# N" / "Duration: ..."), which the Codex reader keeps in the result's text; and the status line
+# an agent loop of one's own appends to a command's output, which formats.common.shell_result
+# reads the exit status from and keeps in the text: "[exit code: 137]", "exit_code=124",
+# "returncode: 139" (its _SHELL_STATUS_LINE's forms).
 _EXIT_LINE = re.compile(r"^(?:(?:Error: )?Exit code:? -?\d+|Chunk ID: \S+|Wall time: [\d.]+ seconds|Duration: [^\n]*"
                         r"|Process exited with code -?\d+|Process running with session ID \S+"
-                        r"|Original token count: \d+|Output:)$")
+                        r"|Original token count: \d+|Output:"
+                        r"|\[?(?i:exit[ _]?(?:code|status)|return[ _]?code)(?:\s*[:=])?\s*-?\d+\]?)$")
 # So are the lines a terminal prints after the command ended, which are no part of its output:
 # the report of a `time` prefix, bash's "real\t0m0.083s" / "user" / "sys" (TIMEFORMAT's default;
 # "real 0.36" with -p), zsh's "python3 load.py  0.09s user 0.01s system 26% cpu 0.375 total"
