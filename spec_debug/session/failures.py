@@ -448,13 +448,19 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         # timeout(1) killed it: where it had got to is its last line (a benchmark's progress
         # bar), not its first (the arguments it printed at start)
         return [ErrorInfo("timeout", None, f"timed out (exit 124): {_last_meaningful_line(output)}".strip(": "))]
+    status = exit_code
+    if exit_code is not None and exit_code < 0 and 128 - exit_code in _SIGNAL_EXIT:
+        # Python's subprocess gives -N for a child signal N killed ("A negative value -N indicates
+        # that the child was terminated by signal N", CPython Doc/library/subprocess.rst,
+        # Popen.returncode): an agent loop built on it hands the model -9 where a shell says 137
+        exit_code = 128 - exit_code
     if exit_code in _SIGNAL_EXIT:
         # The signal's own line ("Killed", bash's job line) when printed, else what the process
         # printed last: its first line is how it started, not what it was doing when it died.
         m = _SIGNAL_TEXT.search(output)
         said = _line_at(output, m.start()) if m else _last_meaningful_line(output)
         # (a bare "Exit code 137" says nothing more: the status is the message, not "")
-        return [ErrorInfo("signal", _SIGNAL_EXIT[exit_code], said or f"exit code {exit_code}")]
+        return [ErrorInfo("signal", _SIGNAL_EXIT[exit_code], said or f"exit code {status}")]
     if m := _SIGNAL_TEXT.search(output):
         return [ErrorInfo("signal", m.group(1), _line_at(output, m.start()))]
     if m := _untraced_search(_CONNECTION, output):
