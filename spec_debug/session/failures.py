@@ -384,6 +384,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         # the quote first: a memchr, where the six characters cost 2 ns each over a server log
         errors.append(cut)
     if errors:
+        if exit_code == 124:
+            errors = [_stopped_by_timeout(e, output) if e.exception == "KeyboardInterrupt" else e for e in errors]
         return _with_stated_cause(errors, output, failed)[:MAX_PER_OUTPUT]
     if is_error and (output.startswith(_INTERRUPTED) or (output[:1] in "aW" and _codex_aborted(output))):
         return [ErrorInfo("interrupted", None, output[:200].strip())]
@@ -439,17 +441,26 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
             # says what happened; the output's first line ("(no output)") says nothing
             return [ErrorInfo("timeout", None, _line_at(output, t.start()))]
         if exit_code != 124:
-            return [ErrorInfo("timeout", None, head)]
+            # the line that said it timed out ("RuntimeError: deadline exceeded ...", "curl: (28)
+            # Operation timed out ..."), not the output's first line (was: "Polling ...", how
+            # the command began)
+            return [ErrorInfo("timeout", None, _line_at(output, t.start()))]
         # timeout(1) killed it: where it had got to is its last line (a benchmark's progress
         # bar), not its first (the arguments it printed at start)
         return [ErrorInfo("timeout", None, f"timed out (exit 124): {_last_meaningful_line(output)}".strip(": "))]
+    status = exit_code
+    if exit_code is not None and exit_code < 0 and 128 - exit_code in _SIGNAL_EXIT:
+        # Python's subprocess gives -N for a child signal N killed ("A negative value -N indicates
+        # that the child was terminated by signal N", CPython Doc/library/subprocess.rst,
+        # Popen.returncode): an agent loop built on it hands the model -9 where a shell says 137
+        exit_code = 128 - exit_code
     if exit_code in _SIGNAL_EXIT:
         # The signal's own line ("Killed", bash's job line) when printed, else what the process
         # printed last: its first line is how it started, not what it was doing when it died.
         m = _SIGNAL_TEXT.search(output)
         said = _line_at(output, m.start()) if m else _last_meaningful_line(output)
         # (a bare "Exit code 137" says nothing more: the status is the message, not "")
-        return [ErrorInfo("signal", _SIGNAL_EXIT[exit_code], said or f"exit code {exit_code}")]
+        return [ErrorInfo("signal", _SIGNAL_EXIT[exit_code], said or f"exit code {status}")]
     if m := _SIGNAL_TEXT.search(output):
         return [ErrorInfo("signal", m.group(1), _line_at(output, m.start()))]
     if m := _untraced_search(_CONNECTION, output):
@@ -505,6 +516,16 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if "|" in output and _PS_CONCISE_LINE in output and (said := _powershell_concise_view(output)):
         return [ErrorInfo("tool_error", None, said)]
     return []
+
+
+def _stopped_by_timeout(error: ErrorInfo, output: str) -> ErrorInfo:
+    """A KeyboardInterrupt under exit status 124: timeout(1) sent SIGINT at its limit (``timeout
+    -s INT 600 python3 bench.py``, chosen to get that traceback) and reported 124 itself (GNU
+    coreutils 9.x ``timeout --help``: "124 if COMMAND times out, and --preserve-status is not
+    specified"). No key was pressed: the command timed out where the traceback stopped it;
+    what it printed last before the traceback says how far it got."""
+    said = _last_meaningful_line(split_tracebacks(output)[1])
+    return ErrorInfo("timeout", None, f"timed out (exit 124): {said}".strip(": "), error.file, error.line)
 
 
 # Node.js killed by an exception nothing caught: it prints where it was thrown, the error's stack
@@ -1508,6 +1529,13 @@ def _chain_error(causes: list[ErrorInfo], raised: ErrorInfo, wrapped: bool = Tru
         cause = _classify(cause)
         if cause.kind != "traceback":
             return cause
+    if wrapped and raised.exception == causes[-1].exception and raised.message == causes[-1].message:
+        # the same exception raised again from its own report: multiprocessing's Pool and
+        # concurrent.futures print a worker's traceback as a RemoteTraceback and re-raise the
+        # worker's exception from it in the parent, at the pool's "raise self._value"; the
+        # worker's innermost frame is where it failed (CPython Lib/multiprocessing/pool.py
+        # rebuild_exc, Lib/concurrent/futures/process.py _rebuild_exc: 3.11 set its __cause__)
+        return _classify(causes[-1])
     if not wrapped and _is_slip(raised) and (handled := _handled_fault(causes)) is not None:
         # the handler's own slip ("AttributeError: 'NoneType' object has no attribute 'finish'"
         # while closing a tracker after "ValueError: d2t has 32000 entries ..."): Python says the
@@ -2194,10 +2222,14 @@ def _last_meaningful_line(output: str) -> str:
 # "Exit code N" (or "Error: Exit code N"), and the header of a Codex exec result ("Chunk ID:
 # ...", "Wall time: ... seconds", "Process exited with code N", "Original token count: N",
 # "Output:"; openai/codex codex-rs/core/src/tools/handlers/unified_exec.rs, older "Exit code:
-# N" / "Duration: ..."), which the Codex reader keeps in the result's text.
+# N" / "Duration: ..."), which the Codex reader keeps in the result's text; and the status line
+# an agent loop of one's own appends to a command's output, which formats.common.shell_result
+# reads the exit status from and keeps in the text: "[exit code: 137]", "exit_code=124",
+# "returncode: 139" (its _SHELL_STATUS_LINE's forms).
 _EXIT_LINE = re.compile(r"^(?:(?:Error: )?Exit code:? -?\d+|Chunk ID: \S+|Wall time: [\d.]+ seconds|Duration: [^\n]*"
                         r"|Process exited with code -?\d+|Process running with session ID \S+"
-                        r"|Original token count: \d+|Output:)$")
+                        r"|Original token count: \d+|Output:"
+                        r"|\[?(?i:exit[ _]?(?:code|status)|return[ _]?code)(?:\s*[:=])?\s*-?\d+\]?)$")
 # So are the lines a terminal prints after the command ended, which are no part of its output:
 # the report of a `time` prefix, bash's "real\t0m0.083s" / "user" / "sys" (TIMEFORMAT's default;
 # "real 0.36" with -p), zsh's "python3 load.py  0.09s user 0.01s system 26% cpu 0.375 total"

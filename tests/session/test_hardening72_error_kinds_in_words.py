@@ -88,7 +88,7 @@ def test_a_timeout_its_line_does_not_call_one_says_it_timed_out(tmp_path: Path) 
     path = tmp_path / "wait.json"
     path.write_text(json.dumps({"messages": messages}), encoding="utf-8")
     analysis = analyze_path(path)
-    said = "Polling http://127.0.0.1:30000/health every 5s"
+    said = "RuntimeError: deadline exceeded"  # the line that said so (hardening72 failures5), not "Polling ..."
     assert [(e.kind, e.message) for e in analysis.errors] == [("timeout", said)]
     md = render_postmortem(analysis, "md")
     assert f"- First error: timed out: {said} [[msg 2]](#msg-2) (main)." in md, md
