@@ -266,6 +266,12 @@ class ConsoleReporter(Reporter):
                 return
             style = _STATUS_STYLE.get(result.status, "white")
             message = result.message or ""
+            if self.gate is not None and result.status == "skipped" and message.startswith("skipped: ") and not findings:
+                # A step skipped by requires:, when: or an empty command, at --step: in the
+                # step-through's "→" words, as the steps around it ("→ first passed: ..."), not a
+                # bare progress line ("skipped needs_x provide --var x=...") between them.
+                self.gate.said_skipped(host, step, _step_note(message[len("skipped: "):]))
+                return
             if result.status == "skipped" and message.startswith("skipped: "):
                 # the status column already says it: "skipped gpu_busy skipped: when ..." (the
                 # record's message keeps the word for the reports, where it stands alone)

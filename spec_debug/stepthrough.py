@@ -122,6 +122,11 @@ class TerminalGate(StepGate):
             return False
         return True
 
+    def said_skipped(self, host: str, step: Step, reason: str) -> None:
+        """The account of a step the runner skipped without asking (requires:, when:, an empty
+        command), in the words of after_step; reason is markup (cli_progress._step_note)."""
+        self._say(f"→ {escape(step.id)}{self._on(host)} [blue]skipped[/]: {reason}", soft_wrap=True)
+
     def _on(self, host: str) -> str:
         """The words after a step's id on a fleet, ' on HOST'; on one host none (the run's first line names it)."""
         return f" on [magenta]{escape(host)}[/]" if self.fleet else ""
