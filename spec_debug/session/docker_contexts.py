@@ -14,6 +14,7 @@ not create names no host. Which one a command uses follows docker/cli cli/comman
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import replace
 
 from spec_debug.session.shell import Target, daemon_login, split_words
@@ -78,3 +79,42 @@ def with_context_host(command: str, target: Target, variables: dict[str, str | N
     endpoint = variables.get(_ENDPOINT + name) if name else None
     login = daemon_login(endpoint) if endpoint else None
     return target if login is None else replace(target, user=login[0], host=login[1], port=login[2])
+
+
+def run_on_context_host(command: str, target: Target, variables: dict[str, str | None]) -> Target:
+    """``docker --context gpu08 run --rm IMAGE CMD`` (or after ``docker context use gpu08``, or with
+    ``DOCKER_CONTEXT=gpu08``), the context created by this log with ``--docker host=ssh://…``: the
+    new container runs on that endpoint's host, so the command ran there, as ``ssh gpu08 docker
+    run …`` would (was the machine the session ran on, where only an exec was placed). The CLI
+    resolves the context alike for every subcommand (docker/cli cli/command/cli.go,
+    ``resolveContextName``). ``target`` as before for any other command or context."""
+    if target.host is not None or target.container is not None:
+        return target
+    words = split_words(command)
+    docker = next((i for i, word in enumerate(words) if word.rsplit("/", 1)[-1] == "docker"), None)
+    if docker is None:
+        return target
+    i, name = docker + 1, None
+    while i < len(words) and words[i].startswith("-"):  # the CLI's own options, before run
+        flag, _, value = words[i].partition("=")
+        if flag in ("-H", "--host"):
+            return target  # a daemon named outright, no context (shell._run_elsewhere read it)
+        if flag in ("--context", "-c", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"):
+            if not value:
+                value = words[i + 1] if i + 1 < len(words) else ""
+                i += 1
+            if flag in ("--context", "-c"):
+                name = value
+        i += 1
+    if i >= len(words) or words[i] != "run":
+        return target
+    if name is None:
+        if variables.get("DOCKER_HOST") or "DOCKER_HOST=" in command:
+            return target
+        line = _LINE_CONTEXT.search(command) if "DOCKER_CONTEXT=" in command else None
+        name = line.group(1) if line else variables.get("DOCKER_CONTEXT") or variables.get(_CURRENT)
+    endpoint = variables.get(_ENDPOINT + name) if name else None
+    login = daemon_login(endpoint) if endpoint else None
+    if login is None:
+        return target
+    return Target(host=login[1], user=login[0], port=login[2], inner=shlex.join(["docker"] + words[i:]))

@@ -238,8 +238,8 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             target = _docker_elsewhere(argv[1:], _depth)
             if target is not None and target.host is None and variables and not _names_daemon(argv):
                 target = _daemon_host(target, prog, variables)
-        elif prog in ("docker", "podman", "nerdctl") and len(argv) > 2 and "run" in argv[1:] and \
-                (argv[1] == "run" or argv[1][:1] == "-"):
+        elif prog in ("docker", "podman", "nerdctl") and len(argv) > 2 and \
+                (argv[1] in _ON_DAEMON or (argv[1][:1] == "-" and not _ON_DAEMON.isdisjoint(argv[2:]))):
             target = _run_elsewhere(prog, argv[1:], variables)
         elif (prog in ("docker", "podman") and len(argv) > 3 and argv[1] == "compose") or \
                 (prog in ("docker-compose", "podman-compose") and len(argv) > 2):
@@ -796,8 +796,9 @@ def _run_elsewhere(prog: str, args: list[str], variables: dict[str, str | None])
     run …``: the daemon that runs the new container is on gpu08, so the command ran there, as
     ``ssh gpu08 docker run …`` would (was the machine the session ran on). The CLI resolves its
     daemon alike for every subcommand (docker/cli cli/command/cli.go, resolveContextName: the
-    flags, then ``DOCKER_HOST``), as :func:`_docker_elsewhere` reads it for an exec. None for a
-    local or unnamed daemon (a context: docker_contexts)."""
+    flags, then ``DOCKER_HOST``), as :func:`_docker_elsewhere` reads it for an exec; so do the
+    daemon's other container commands (``docker -H ssh://gpu08 logs sglang``: gpu08's container
+    log, :data:`_ON_DAEMON`). None for a local or unnamed daemon (a context: docker_contexts)."""
     i, daemon, named = 0, None, False
     while i < len(args) and args[i].startswith("-"):
         flag, _, value = args[i].partition("=")
@@ -809,7 +810,7 @@ def _run_elsewhere(prog: str, args: list[str], variables: dict[str, str | None])
             if flag in ("-H", "--host", "--url"):
                 daemon = value
         i += 1
-    if i >= len(args) or args[i] != "run":
+    if i >= len(args) or args[i] not in _ON_DAEMON:
         return None
     if not named:
         daemon = variables.get(_DAEMON_VARIABLES.get(prog, "")) if variables else None
@@ -817,6 +818,12 @@ def _run_elsewhere(prog: str, args: list[str], variables: dict[str, str | None])
     if login is None:
         return None
     return Target(host=login[1], user=login[0], port=login[2], inner=shlex.join([prog] + args[i:]))
+
+
+_ON_DAEMON = frozenset({"run", "logs", "restart", "start", "stop", "kill", "top", "stats", "inspect"})
+"""Subcommands whose work (and output) is the daemon's: a new container, a container's log,
+state or processes (docker/cli cli/command/container: run, logs, restart, start, stop, kill, top,
+stats, inspect). Not ``cp`` (it copies to or from this machine's files)."""
 
 
 _LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", ""})
