@@ -1,4 +1,4 @@
-"""JUnit XML: each host x step is a test case; findings are failures. CI systems show it natively."""
+"""JUnit XML: each host x step is a test case; findings are failures, a step that could not check is skipped. CI systems show it natively."""
 
 from __future__ import annotations
 
@@ -49,6 +49,19 @@ def _tail(text: str, keep: int) -> str:
     return text[len(text) - keep:] if keep < len(text) else text
 
 
+NOT_CHECKED_CODES = frozenset({"SD002", "SD003"})
+"""The runner's findings that say a check gave no answer (a step timed out, could not run or its
+output could not be read): warnings, never an exit code of 1, so <skipped> cases in JUnit."""
+
+NOT_CHECKED_LIMIT = 1000
+"""The most characters of the <skipped message> of a step that could not check."""
+
+
+def _not_checked_line(finding: Finding) -> str:
+    first = finding.evidence[0].splitlines()[0] if finding.evidence and finding.evidence[0] else ""
+    return f"{finding.code} {finding.title}: {first}" if first else f"{finding.code} {finding.title}"
+
+
 NOT_RUN_LIMIT = 300
 """The most characters of a host's error a never-reached step's <skipped message> quotes."""
 
@@ -96,6 +109,14 @@ def junit_xml(record: RunRecord, planned: Sequence[str] | None = None) -> str:
             if step.status == "skipped":
                 skipped += 1
                 ET.SubElement(case, "skipped", message=screen_text(step.message or "skipped"))
+            elif step_findings and all(f.code in NOT_CHECKED_CODES for f in step_findings):
+                # Only "could not check" (a `that:` that raised, a probe with no Python, a step
+                # that timed out): warnings, so the run exits 0 and says PASSED, and as <failure>
+                # cases the same run turned CI red. The check gave no answer: a skipped test.
+                skipped += 1
+                said = "; ".join(_not_checked_line(f) for f in step_findings)
+                not_checked = ET.SubElement(case, "skipped", message=clip_middle(screen_text(said), NOT_CHECKED_LIMIT))
+                not_checked.text = "\n\n".join(failure_text(f, limit) for f in step_findings)
             elif step_findings:
                 failures += 1
                 for finding in step_findings:
