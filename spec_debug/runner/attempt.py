@@ -23,7 +23,7 @@ from spec_debug.redact import cut_outside_secret, is_secret_name, redact_value
 from spec_debug.runner.capture import MAX_FACT_DEPTH, CaptureError, JsonTooDeepError, apply_captures, parse_json_output
 from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture, last_drawing, shown_repr, without_markers
 from spec_debug.runner.output_regex import anchored_to_text_ends, can_match_newline, compile_first_match
-from spec_debug.runner.runner_findings import TITLE_LIMIT, catalog_defaults, runner_finding
+from spec_debug.runner.runner_findings import CHECK_NOT_EVALUATED, TITLE_LIMIT, catalog_defaults, runner_finding
 from spec_debug.runner.transport import CommandOutcome
 
 EVIDENCE_TAIL_LINES = 6
@@ -108,6 +108,7 @@ def evaluate_attempt(
     failed: list[Expectation] = []
     failed_said: list[str] = []
     unreadable: list[TemplateError] = []
+    unreadable_checks: list[str] = []
     for expectation in step.expect:
         if capture_failed is not None and expectation.that is not None:
             expectations.append({"expect": expectation.describe(), "passed": False, "observed": f"not evaluated: {capture_failed}"})
@@ -120,6 +121,7 @@ def evaluate_attempt(
                                     defaulted=defaulted)
         except TemplateError as exc:
             unreadable.append(exc)
+            unreadable_checks.append(expectation.describe())
             expectations.append({"expect": expectation.describe(), "passed": False, "observed": f"not evaluated: {exc.message}"})
             continue
         expectations.append({"expect": expectation.describe(), "passed": held, "observed": observed})
@@ -128,8 +130,12 @@ def evaluate_attempt(
             failed_said.append(f"expected {expectation.describe()}, observed {observed}")
     # The hint is the fix ("guard it: ... is not none", a version's parts as numbers): it was
     # dropped here, and the finding gave SD003's generic fix only.
-    not_evaluated = [runner_finding("SD003", host=host, step=step.id, evidence=[exc.message], hint=exc.hint)
-                     for exc in unreadable]
+    # Titled as the playbook's check, not "A step could not run or its output could not be read":
+    # the step ran and its output was read, and the run said PASSED (warnings) with no word
+    # that the check itself is broken (`facts.loss < 5` over a text, a name that is no fact).
+    not_evaluated = [runner_finding("SD003", host=host, step=step.id, evidence=[exc.message], hint=exc.hint,
+                                    title=f"{CHECK_NOT_EVALUATED}: {check}")
+                     for exc, check in zip(unreadable, unreadable_checks)]
     if capture_failed is not None and not failed and step.expect:
         # Nothing the captures do not feed failed: the step's answer is the unread output.
         return AttemptResult("error", capture_failed, step_facts, unread_output, [])

@@ -14,6 +14,10 @@ from spec_debug.redact import cut_outside_secret
 
 RUNNER_CODES = ("SD001", "SD002", "SD003", "SD004", "SD005")
 
+CHECK_NOT_EVALUATED = "The playbook's check could not be evaluated"
+"""The title of the SD003 of a check (`that:`, a templated `contains:`) that raised on the output
+the step read: the playbook is what to fix. Followed by ": " and the check."""
+
 TITLE_LIMIT = 300
 """Characters of a finding's title: one line on the terminal and a heading in the report."""
 

@@ -58,7 +58,7 @@ def test_steps_that_could_not_check_are_skipped_cases_and_a_real_warning_still_f
     textnum = cases["textnum"]
     assert textnum.find("failure") is None
     assert textnum.find("skipped").get("message") == (
-        "SD003 A step could not run or its output could not be read: step 'textnum', expect.that: expression "
+        "SD003 The playbook's check could not be evaluated: that facts.loss < 5: step 'textnum', expect.that: expression "
         "'facts.loss < 5' failed: TypeError: '<' not supported between instances of 'str' and 'int'")
     # the finding's whole text (evidence, then its fix) is kept as a <failure> kept it
     assert textnum.find("skipped").text.startswith("step 'textnum', expect.that: expression 'facts.loss < 5' failed")
