@@ -6,7 +6,8 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
 - groups with `hosts`, `vars` and `children`; `all` and `ungrouped` exist implicitly;
 - a group that is its own descendant (`[a:children] b`, `[b:children] a`) is refused, as Ansible
   refuses it ("creates a recursive dependency loop");
-- host ranges `gpu[01:16]` in host names; `host:port` in INI host lines;
+- host ranges `gpu[01:16]` in host names; `host:port` in INI host lines and YAML host keys (a host
+  written again with another port keeps its first, as Ansible's InventoryData.add_host: warned);
 - variable precedence: `all` < parent groups < child groups (by depth, then name) < host;
 - `ansible_host`, `ansible_port`, `ansible_user`, `ansible_ssh_private_key_file` and
   `ansible_connection: local` say how to connect; `ansible_python_interpreter` is the host's
@@ -111,8 +112,24 @@ class Inventory:
             self.groups[name] = Group(name)
         return self.groups[name]
 
-    def add_host(self, name: str, group: str, host_vars: dict[str, Any] | None = None) -> None:
-        self.hosts.setdefault(name, {}).update(host_vars or {})
+    def add_host(self, name: str, group: str, host_vars: dict[str, Any] | None = None, port: str | None = None,
+                 written: str = "") -> None:
+        """``port``: from a `host:port` pattern (``written``, with its file:line). As Ansible's
+        InventoryData.add_host, the port is the host's only where the host is new (Host(name,
+        port)); a later `gpubox:2202` beside `gpubox:2201` is the same host, still on 2201 (an
+        `ansible_port=` var on that line does set it). Taken last, the port of the last line won,
+        and either way the second machine was silently not checked: said in a warning."""
+        own = self.hosts.get(name)
+        if own is None:
+            own = self.hosts[name] = {} if port is None else {"ansible_port": port}
+        elif port is not None and str(own.get("ansible_port")) != port and "ansible_port" not in (host_vars or {}):
+            first = own.get("ansible_port")
+            self.warnings.append(
+                f"{written}: {name} is already a host of this inventory "
+                f"({'port ' + str(first) if first is not None else 'no port of its own'}), and "
+                f"Ansible reads `{name}:{port}` as that same host with its first port: no second host was added, "
+                f"so port {port} is not checked; to check both, name each: {name}_{port} ansible_host={name} ansible_port={port}")
+        own.update(host_vars or {})
         members = self.group(group).hosts
         if name not in members:
             members.append(name)
@@ -642,11 +659,11 @@ def parse_ini_inventory(text: str, path: str = "<inventory>") -> Inventory:
                     raise UsageError(f"{path}:{number}: expected key=value after the host name, got {item!r}")
                 host_vars[key] = value
             pattern, port = _split_ini_port(fields[0])
-            if port is not None:
-                host_vars.setdefault("ansible_port", port)
             for name in expand_host_pattern(pattern):
-                inventory.add_host(name, section, host_vars)
-                inventory.var_lines.update((("host", name, key), f"{path}:{number}") for key in host_vars)
+                new = name not in inventory.hosts
+                inventory.add_host(name, section, host_vars, port, f"{path}:{number}: {fields[0]}")
+                set_here = [*host_vars, "ansible_port"] if new and port is not None else host_vars
+                inventory.var_lines.update((("host", name, key), f"{path}:{number}") for key in set_here)
     _link_top_groups(inventory)
     return inventory
 
@@ -782,12 +799,11 @@ def _yaml_group(inventory: Inventory, name: str, body: Any, path: str, trail: tu
     for pattern, host_vars in hosts.items():
         if host_vars is not None and not isinstance(host_vars, dict):
             raise UsageError(f"{path}: {where}.hosts.{pattern} must be a mapping of vars")
-        pattern, port = _split_ini_port(str(pattern))
+        written = str(pattern)
+        pattern, port = _split_ini_port(written)
         merged = {k: v for k, v in (host_vars or {}).items() if _kept(k, v)}
-        if port is not None:
-            merged.setdefault("ansible_port", port)
         for host in expand_host_pattern(pattern):
-            inventory.add_host(host, name, merged)
+            inventory.add_host(host, name, merged, port, f"{path}: {where}.hosts.{written}")
     group_vars = body.get("vars") or {}
     if not isinstance(group_vars, dict):
         raise UsageError(f"{path}: {where}.vars must be a mapping")
