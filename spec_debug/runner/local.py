@@ -32,6 +32,21 @@ _QUIET_LOGIN_EXIT_TRAP = (
     '__spec_debug_t=$(trap -p EXIT); if [ -n "$__spec_debug_t" ]; then __spec_debug_t=${__spec_debug_t#trap -- }; '
     'eval "__spec_debug_t=${__spec_debug_t% EXIT}"; trap -- \'eval "$__spec_debug_t" >/dev/null 2>&1\' EXIT; fi; '
 )
+# What the BASH_ENV file prints as bash reads it (`echo loaded-env`, a module system's banner)
+# came first in the step's stdout (its stderr lines in the step's stderr): `that:
+# stdout.startswith(...)`, a json: capture and an exact compare read a line the step never
+# wrote. The ssh runner drops what the login's rc files print before the step (ssh.py,
+# _PID_MARKER). Here bash gets BASH_ENV empty (it reads nothing) and the step's first line
+# reads the file as bash would have, in the same shell (its functions, variables, `set` options
+# and traps stay) with its output dropped, then exports BASH_ENV again as it was, for the
+# step's own bash scripts. Only for a value bash would not expand first (no `$` or backquote:
+# bash(1), INVOCATION, expands it): such a value is left to bash, as before.
+_SAVED_BASH_ENV = "__SPEC_DEBUG_BASH_ENV"
+_QUIET_BASH_ENV = (
+    f'BASH_ENV=${_SAVED_BASH_ENV}; unset {_SAVED_BASH_ENV}; '
+    # `.` looks a name with no slash up on PATH; bash reads BASH_ENV as a path
+    'case $BASH_ENV in */*) { . "$BASH_ENV"; } >/dev/null 2>&1;; *) { . "./$BASH_ENV"; } >/dev/null 2>&1;; esac; '
+)
 _READ_SIZE = 65536
 # After the main process exits, a background grandchild may still hold the pipes open
 # (`nohup python -m sglang.launch_server ... &` without a redirection): we wait this long for
@@ -98,8 +113,12 @@ class LocalTransport(Transport):
             # kill, and the command ran to its end, a Ctrl-C unheeded for a whole benchmark.
             # ssh.py's run() refuses it the same way.
             return CommandOutcome(exit_code=None, duration_s=0.0)
-        if _SHELL == "/bin/bash" and ((env or {}).get("BASH_ENV") or os.environ.get("BASH_ENV")):
+        bash_env = (env or {}).get("BASH_ENV") or os.environ.get("BASH_ENV")
+        if _SHELL == "/bin/bash" and bash_env:
             command = _QUIET_LOGIN_EXIT_TRAP + command
+            if "$" not in bash_env and "`" not in bash_env:
+                command = _QUIET_BASH_ENV + command
+                env = {**(env or {}), "BASH_ENV": "", _SAVED_BASH_ENV: bash_env}
         script = _script_file(command)
         try:
             return self._run(script or command, bool(script), stdout, stderr, timeout_s, env, started)
