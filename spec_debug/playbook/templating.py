@@ -424,7 +424,29 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
                 hint="capture them: regex: '(?P<major>\\d+)\\.(?P<minor>\\d+)', type: int, then "
                      "(facts.major, facts.minor) >= (0, 5)",
             ) from None
+        texts = _number_text_names(expression, context, ANY_TEXT) if isinstance(exc, TypeError) and "not supported between" in str(exc) else []
+        if len(texts) == 1:
+            # `that: facts.tps > 80` where the output had a word where the number was (`tps=nan`
+            # is a float; `tps=n/a`, `model=llama` are not): "'>' not supported between instances of
+            # 'str' and 'int'" named neither the fact nor what it held. With two texts in the
+            # expression it cannot tell which one was compared, and says the TypeError alone.
+            name, value = texts[0]
+            raise TemplateError(
+                f"{_where(site)}: expression {expression!r} failed: {name} is the text {_shown_text(value)}, not a number "
+                f"({type(exc).__name__}: {exc})",
+                hint=f"check what the step printed where {name} was read; to compare numbers, capture the number only "
+                     "(a regex group such as (?P<name>[0-9.]+), type: float)",
+            ) from None
         raise TemplateError(f"{_where(site)}: expression {expression!r} failed: {type(exc).__name__}: {exc}") from None
+
+
+ANY_TEXT = re.compile(r"(?s).*")
+"""Any text: a fact or var that holds text at all (_number_text_names)."""
+
+
+def _shown_text(value: str, limit: int = 80) -> str:
+    """A text value as a message quotes it: a captured line can be a whole log."""
+    return repr(value) if len(value) <= limit else f"{value[:limit]!r}… ({len(value):,} characters)"
 
 
 # Each text that says false, and the one that says true beside it (for the hint).

@@ -59,7 +59,8 @@ def test_steps_that_could_not_check_are_skipped_cases_and_a_real_warning_still_f
     assert textnum.find("failure") is None
     assert textnum.find("skipped").get("message") == (
         "SD003 The playbook's check could not be evaluated: that facts.loss < 5: step 'textnum', expect.that: expression "
-        "'facts.loss < 5' failed: TypeError: '<' not supported between instances of 'str' and 'int'")
+        "'facts.loss < 5' failed: facts.loss is the text 'abc', not a number (TypeError: '<' not supported between "
+        "instances of 'str' and 'int')")
     # the finding's whole text (evidence, then its fix) is kept as a <failure> kept it
     assert textnum.find("skipped").text.startswith("step 'textnum', expect.that: expression 'facts.loss < 5' failed")
     assert "\n\nfix: " in textnum.find("skipped").text
