@@ -381,6 +381,19 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
         empty = _empty_list_names(expression, context)
         if empty:
             raise _empty_list_error(site, expression, empty[0]) from None
+        number_method = _number_with_text_method(expression, context, exc.message or "")
+        if number_method is not None:
+            # `facts.driver.startswith('550')` over `driver=550.54`: read as the number 550.54 (a
+            # capture's type auto), it has no text methods, and the error said "undefined variable
+            # ...: 'float object' has no attribute 'startswith'" with "guard it with 'is defined'".
+            name, value, method = number_method
+            raise TemplateError(
+                f"{_where(site)}: expression {expression!r} failed: {name} is the number {value!r}, which has no "
+                f".{method}(): keep it text where it is captured (type: str)",
+                # `| string` writes the number back: 550.10 read as 550.1 comes back "550.1"
+                hint=f"capture it with type: str; ({name} | string).{method}(...) reads the number as written "
+                     "back (550.10 as 550.1)",
+            ) from None
         raise TemplateError(
             f"{_where(site)}: undefined variable in expression {expression!r}: {exc.message}",
             hint="guard it with 'is defined', or define it under vars:",
@@ -438,6 +451,27 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
                      "(a regex group such as (?P<name>[0-9.]+), type: float)",
             ) from None
         raise TemplateError(f"{_where(site)}: expression {expression!r} failed: {type(exc).__name__}: {exc}") from None
+
+
+def _number_with_text_method(expression: str, context: dict[str, Any], message: str) -> tuple[str, Any, str] | None:
+    """(name, value, method) of a `facts.X.method` or `vars.X.method` whose value is a number and
+    whose method Jinja said an int or float has not ("'float object' has no attribute 'startswith'")."""
+    said = re.fullmatch(r"'(?:int|float) object' has no attribute '(\w+)'", message)
+    if said is None or not hasattr(str, said.group(1)):
+        return None
+    try:
+        parsed = TEXT_ENV.parse("{{ " + expression + " }}")
+    except TemplateSyntaxError:
+        return None
+    for attr in parsed.find_all(nodes.Getattr):
+        inner = attr.node
+        if (attr.attr == said.group(1) and isinstance(inner, nodes.Getattr) and isinstance(inner.node, nodes.Name)
+                and inner.node.name in ("facts", "vars")):
+            scope = context.get(inner.node.name)
+            value = scope.get(inner.attr) if isinstance(scope, dict) else None
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return f"{inner.node.name}.{inner.attr}", value, attr.attr
+    return None
 
 
 ANY_TEXT = re.compile(r"(?s).*")
