@@ -193,7 +193,9 @@ def _looked_up_as_given(message: str, alias: str) -> bool:
     """Whether message says alias, as its own host name, resolved nowhere here (ssh_tcp) or
     could not be reached by the jump host before it (ssh_jump._jump_channel: the jump host
     looks the name up), but for a jump host that refuses to forward at all."""
-    if message.startswith(f"{alias}: cannot resolve host name {quoted_host_name(alias)} ("):
+    # the name ssh(1) and ssh_config look up is the typed one in lower case (ssh.c, main:
+    # lowercase(host)): `GPUBOX` was looked up as 'gpubox'
+    if message.startswith(f"{alias}: cannot resolve host name {quoted_host_name(alias.lower())} ("):
         return True
     head, said, rest = message.partition(" could not open a connection to ")
     return bool(said) and head.startswith(f"{alias}: jump host ") and rest.startswith(f"{alias}:") \
