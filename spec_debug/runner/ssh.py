@@ -412,7 +412,8 @@ def request_tty_warning(target: SSHTarget) -> str | None:
     if target.request_tty is None:
         return None
     does = "runs every command on a terminal" if target.request_tty == "force" else "run from a terminal runs commands on one"
-    return (f"{target.label}: your ssh config has RequestTTY {target.request_tty}, so ssh(1) {does}; spec-debug runs "
+    return (f"{target.label}: your ssh config or ssh arguments ask for a terminal (RequestTTY {target.request_tty}), so "
+            f"ssh(1) {does}; spec-debug runs "
             "steps without one (stdout and stderr apart, no colour codes): a tool that acts otherwise on a terminal "
             "prints something else by hand than in this run")
 

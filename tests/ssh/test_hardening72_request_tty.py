@@ -19,7 +19,8 @@ from tests.ssh.h49_helpers import run_tiny
 from tests.sshd_fixture import ClientSetup, SshServer
 
 PLAYBOOK = "name: tty\ndescription: t\nsteps:\n  - id: tty\n    title: tty\n    why: tty\n    run: 'tty || true'\n"
-_SAID = ("{alias}: your ssh config has RequestTTY {value}, so ssh(1) {does}; spec-debug runs steps without one "
+_SAID = ("{alias}: your ssh config or ssh arguments ask for a terminal (RequestTTY {value}), so ssh(1) {does}; "
+         "spec-debug runs steps without one "
          "(stdout and stderr apart, no colour codes): a tool that acts otherwise on a terminal prints something "
          "else by hand than in this run")
 
@@ -59,3 +60,30 @@ def test_no_word_where_the_config_asks_for_none(
     client.alias("gpu-tty", sshd, **({"RequestTTY": value} if value else {}))
     record = _run(cli, tmp_path, "gpu-tty")
     assert record["hosts"][0]["warnings"] == []
+
+
+@pytest.mark.parametrize("args, said", [("-o RequestTTY=force", "force"), ("-o RequestTTY=yes -o RequestTTY=no", "yes")])
+def test_request_tty_in_the_ssh_arguments_asks_as_ssh_reads_it(args: str, said: str | None) -> None:
+    """`-o RequestTTY=...` among an inventory's ssh arguments: the first value wins, as on ssh's command line."""
+    import paramiko
+
+    from spec_debug.runner.ssh_args import parse_ssh_args
+    from spec_debug.runner.ssh_config import resolve_target
+
+    assert resolve_target("gpu-tty", paramiko.SSHConfig(), ssh_options=parse_ssh_args(args)).request_tty == said
+
+
+def test_request_tty_in_an_inventorys_ssh_args_is_said_in_the_record(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    import json
+
+    client.alias("gpu-tty", sshd)
+    (tmp_path / "hosts.ini").write_text("[gpu]\ngpu-tty ansible_ssh_extra_args='-o RequestTTY=force'\n")
+    (tmp_path / "tty.yaml").write_text(PLAYBOOK)
+    out = tmp_path / "out"
+    done = cli("run", str(tmp_path / "tty.yaml"), "-i", str(tmp_path / "hosts.ini"), "--batch", "--out", str(out))
+    assert done.code == 0, done.stdout + done.stderr
+    (run_dir,) = [p for p in out.iterdir() if p.is_dir()]
+    record = json.loads((run_dir / "run.json").read_text())
+    assert record["hosts"][0]["warnings"] == [
+        _SAID.format(alias="gpu-tty", value="force", does="runs every command on a terminal")]
