@@ -108,6 +108,14 @@ def _source_version(path: str) -> str | None:
     return None
 
 
+def python_executable() -> str | None:
+    """The probe's interpreter: sys.executable, or where that is "" (a bare `python3` started
+    with no PATH, as `ForceCommand env -i sh -c "$SSH_ORIGINAL_COMMAND"` starts it: CPython's
+    getpath looks a bare argv[0] up in PATH only) the binary the kernel ran, /proc/self/exe;
+    None where neither tells."""
+    return sys.executable or readlink(Path("/proc/self/exe"))
+
+
 def local_packages() -> dict[str, Any]:
     return {name: package_info(name) for name in PACKAGES}
 
@@ -116,7 +124,7 @@ def run(args: dict) -> dict:
     result: dict[str, Any] = {
         "args": args,
         "python": sys.version.split()[0],
-        "python_executable": sys.executable,
+        "python_executable": python_executable(),
         "packages": local_packages(),
     }
     processes = server_processes()

@@ -401,12 +401,14 @@ def _version_of(package: str) -> str | None:
 
 
 def run(args: dict) -> dict:
+    from spec_debug.probes.engine_info import python_executable
+
     gpus, gpu_error = _gpus_and_error()
     result = {
         "hostname": platform.node(),
         "os": platform.platform(),
         "python": sys.version.split()[0],
-        "python_executable": sys.executable,
+        "python_executable": python_executable(),
         "cpu_count": os.cpu_count(),
         "gpus": gpus,
         # whose tool listed them: nvidia-smi's rows have a uuid field, rocm-smi's and amd-smi's

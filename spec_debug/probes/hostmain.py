@@ -42,7 +42,9 @@ def _message(exc: Exception) -> str:
     if not name or name.split(".")[0] == "spec_debug":
         return str(exc)
     package = name.split(".")[0]
-    return (f"{exc} in Python {sys.version.split()[0]} at {sys.executable or 'an unknown path'}: run the probe "
+    from spec_debug.probes.engine_info import python_executable
+
+    return (f"{exc} in Python {sys.version.split()[0]} at {python_executable() or 'an unknown path'}: run the probe "
             f"with a Python that has {package} (--var python=/path/to/venv/bin/python)")
 
 

@@ -401,6 +401,23 @@ def left_running_check(command: str, *, in_args: bool) -> str:
     return "ps -ww -eo pid,etime,args | grep" + "".join(f" -e {shlex.quote(literal_pattern(form))}" for form in forms)
 
 
+def request_tty_warning(target: SSHTarget) -> str | None:
+    """What `RequestTTY force` (or `yes`) in the ssh config leaves out: ssh(1) runs `ssh HOST
+    CMD` on a terminal with force, and with yes when its own stdin is one (openssh-portable
+    ssh.c, main: tty_flag is cleared where stdin is not a tty unless REQUEST_TTY_FORCE).
+    Steps run without one, their stdout and stderr apart: a tool that colours or pages output
+    on a terminal, or line-buffers it, shows the user something else by hand than the record
+    holds. Said in the host's record rather than honoured (a pty merges the two streams and
+    writes CRLF line ends into every capture)."""
+    if target.request_tty is None:
+        return None
+    does = "runs every command on a terminal" if target.request_tty == "force" else "run from a terminal runs commands on one"
+    return (f"{target.label}: your ssh config or ssh arguments ask for a terminal (RequestTTY {target.request_tty}), so "
+            f"ssh(1) {does}; spec-debug runs "
+            "steps without one (stdout and stderr apart, no colour codes): a tool that acts otherwise on a terminal "
+            "prints something else by hand than in this run")
+
+
 class SSHTransport(Transport):
     """One SSH connection to one host, reused for every step, SFTP included."""
 
@@ -1307,7 +1324,9 @@ class SSHTransport(Transport):
         # Each hop of a ProxyJump chain verified its own key (ssh_handshake.handshake): a jump
         # host accepted with a changed key is as much a man-in-the-middle risk as the target.
         hops = [*self._connection.via, self._connection]
-        return [hop.transport.host_key_warning for hop in hops if getattr(hop.transport, "host_key_warning", None)]
+        warnings = [hop.transport.host_key_warning for hop in hops if getattr(hop.transport, "host_key_warning", None)]
+        tty = request_tty_warning(self._connection.target)
+        return [*warnings, tty] if tty else warnings
 
     def close(self) -> None:
         self._background.close()

@@ -850,4 +850,14 @@ def resolve_target(
         pkcs11_provider=_unless_none(entry.get("pkcs11provider")),
         send_env=send_env,
         set_env=set_env,
+        request_tty=_request_tty(entry.get("requesttty")),
     )
+
+
+def _request_tty(value: object) -> str | None:
+    """RequestTTY as ssh(1) reads it (readconf.c, multistate_requesttty: yes and true, force,
+    no and false, auto): `force` or `yes` where the config asks for a terminal, else None."""
+    word = str(value).strip().lower() if value is not None else ""
+    if word == "force":
+        return "force"
+    return "yes" if word in ("yes", "true") else None

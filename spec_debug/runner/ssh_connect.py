@@ -45,7 +45,7 @@ from spec_debug.runner.ssh_connection import DEFAULT_MAX_SESSIONS, Connection, C
 from spec_debug.runner.ssh_handshake import _handshake_retrying
 from spec_debug.runner.ssh_errors import HostUnreachableError
 from spec_debug.runner.ssh_jump import _JUMPS, _jump_channel, _refuse_jump_loop, dropped_hop
-from spec_debug.runner.ssh_key_files import passwd_home_config_note
+from spec_debug.runner.ssh_key_files import _in_pattern_list, passwd_home_config_note
 from spec_debug.runner.ssh_proxy_command import _proxy_command, wait_readable
 from spec_debug.runner.ssh_tcp import _tcp_connect
 from spec_debug.runner.ssh_transport import ServerNotResponding, close_channel
@@ -134,9 +134,37 @@ def connect(
         try:
             return _open(target, config, options, depth=0)
         except TransportError as exc:
+            exc = _with_case_note(exc, target, config)
             if own_config is None and options.ssh_config_path is None:
                 exc = _with_passwd_home_config(exc, target)
             raise _said_with_name(_said_through_jump(exc, target), name, target.alias) from exc.__cause__
+
+
+def _with_case_note(exc: TransportError, target: SSHTarget, config: paramiko.SSHConfig) -> TransportError:
+    """`--host GPU01` with `Host gpu01` in the config: ssh(1) matches Host patterns against the
+    name as typed, case-sensitively (openssh-portable readconf.c, oHost: match_pattern), so the
+    block does not apply, and then looks up the name in lower case (ssh.c, main: lowercase(host));
+    OpenSSH_9.2p1 `ssh -G GPU01` prints `hostname gpu01` and `port 22`. spec-debug does the
+    same, and the failure (cannot resolve gpu01, or a refused port 22) said only "check the
+    name": the hint names the block written for the name in lower case. A copy, as in
+    _said_with_name."""
+    alias, lowered = target.alias, target.alias.lower()
+    if (not isinstance(exc, HostUnreachableError) or alias == lowered or target.hostname != lowered
+            or not exc.message.startswith(f"{alias}: ")):
+        return exc
+    for entry in getattr(config, "_config", []):
+        patterns = entry.get("host") or []
+        if _in_pattern_list(lowered, patterns, own=True, fold_case=False) and \
+                not _in_pattern_list(alias, patterns, own=False, fold_case=False):
+            break
+    else:
+        return exc
+    note = (f"your ssh config's `Host {' '.join(patterns)}` is for {lowered}, not {alias}: ssh(1) matches Host patterns "
+            f"against the name as typed, case-sensitively (`ssh -G {alias}` shows the same), then looks up the name in "
+            f"lower case; name the host {lowered}")
+    noted = copy.copy(exc)
+    noted.hint = f"{note}; or {exc.hint}" if exc.hint else note
+    return noted.with_traceback(exc.__traceback__)
 
 
 def _with_passwd_home_config(exc: TransportError, target: SSHTarget) -> TransportError:
@@ -165,7 +193,9 @@ def _looked_up_as_given(message: str, alias: str) -> bool:
     """Whether message says alias, as its own host name, resolved nowhere here (ssh_tcp) or
     could not be reached by the jump host before it (ssh_jump._jump_channel: the jump host
     looks the name up), but for a jump host that refuses to forward at all."""
-    if message.startswith(f"{alias}: cannot resolve host name {quoted_host_name(alias)} ("):
+    # the name ssh(1) and ssh_config look up is the typed one in lower case (ssh.c, main:
+    # lowercase(host)): `GPUBOX` was looked up as 'gpubox'
+    if message.startswith(f"{alias}: cannot resolve host name {quoted_host_name(alias.lower())} ("):
         return True
     head, said, rest = message.partition(" could not open a connection to ")
     return bool(said) and head.startswith(f"{alias}: jump host ") and rest.startswith(f"{alias}:") \

@@ -571,6 +571,18 @@ def verify_host_key(
     if not known and portless_name is not None and _known_under(known_hosts, portless_name, server_key):
         return None
     if not known:
+        changed = _changed_in_passwd_home(known_hosts, known_hosts_name, server_key)
+        if changed is not None:
+            path, entry, home = changed
+            raise HostKeyError(
+                f"{alias}: host key for {known_hosts_name} is not in known_hosts (server offered {describe_key(server_key)}), "
+                f"but {path}:{entry.line}, under this account's home in the passwd database, which ssh(1) reads, files "
+                f"another key for it ({describe_key(entry.key)}): ssh(1) refuses the host as HOST KEY CHANGED; refusing "
+                "to connect (possible man-in-the-middle)" + (", --accept-new or not" if accept_new else ""),
+                hint=(f"check the fingerprint with the host's owner; if the host was reinstalled, remove the old key with "
+                      f"`ssh-keygen -R '{known_hosts_name}' -f {path}` and rerun with --accept-new (spec-debug reads "
+                      f"~/.ssh/known_hosts under $HOME ({home}), ssh(1) the passwd home's)"),
+            )
         if accept_new or (ask is not None and not known_hosts.authorities_for(known_hosts_name)
                           and _confirmed(alias, known_hosts_name, server_key, ask)):
             unwritten = _append_known_host(known_hosts.write_file, known_hosts_name, server_key, hashed=hash_new)
@@ -682,6 +694,33 @@ def _filed_in_passwd_home(known_hosts: KnownHosts, name: str, server_key: parami
                         f"which ssh(1) reads; spec-debug reads ~/.ssh/known_hosts under $HOME ({home}): set "
                         f"`UserKnownHostsFile {path}` for the host in your ssh config (or run with HOME={passwd_home})")
     return None
+
+
+def _changed_in_passwd_home(
+        known_hosts: KnownHosts, name: str, server_key: paramiko.PKey) -> tuple[Path, KnownHostsEntry, str] | None:
+    """The passwd home's known_hosts line that files another key of the server key's type for
+    name, where the default ~/.ssh/known_hosts was read under a $HOME that is not that home
+    and nothing there files the key itself: ssh(1), which reads that file (see
+    _filed_in_passwd_home), refuses the host as changed (openssh-portable sshconnect.c,
+    check_host_key, HOST_CHANGED; StrictHostKeyChecking accept-new refuses it too), where
+    spec-debug met a key it had never seen and said to trust it with --accept-new."""
+    if known_hosts.user_files != DEFAULT_KNOWN_HOSTS_FILES:
+        return None
+    homes = passwd_home_elsewhere()
+    if homes is None:
+        return None
+    home, passwd_home = homes
+    other: tuple[Path, KnownHostsEntry] | None = None
+    for file in DEFAULT_KNOWN_HOSTS_FILES:
+        path = Path(passwd_home, file.removeprefix("~/"))
+        for entry in read_known_hosts(path):
+            if entry.marker is not None or not host_matches(entry.patterns, name):
+                continue
+            if entry.key == server_key:
+                return None  # filed there: _filed_in_passwd_home names it
+            if other is None and entry.key.get_name() == server_key.get_name():
+                other = (path, entry)
+    return (*other, home) if other is not None else None
 
 
 def _unknown_key_hint(write_file: Path, ssh_args: str) -> str:

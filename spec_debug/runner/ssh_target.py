@@ -179,6 +179,9 @@ class SSHTarget:
     `-PATTERN` removals (see environment_to_send)."""
     set_env: tuple[tuple[str, str], ...] = ()
     """SetEnv: (name, value) sent with every session, after those of SendEnv."""
+    request_tty: str | None = None
+    """RequestTTY `force` or `yes` (lower case), where the config asks ssh(1) for a terminal on
+    the host; None for no, auto or unset. Steps still run without one (request_tty_warning)."""
     inventory_name: str | None = None
     """The name the user knows the host by when it differs from `alias` (an inventory host
     `lab01` whose ansible_host is 10.0.0.5): questions and host-key messages say both."""

@@ -71,12 +71,15 @@ def test_a_key_filed_in_the_passwd_homes_known_hosts_is_named(
 def test_another_key_there_gets_no_note(
     client: ClientSetup, sshd: SshServer, sshd_factory: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A different key under that name vouches for nothing: the usual refusal."""
+    """A different key under that name vouches for nothing: no "the same key is filed" note.
+    Round 72: it is ssh(1)'s changed key, refused as such (test_hardening72_passwd_home_changed_key)."""
     other = sshd_factory("other")  # type: ignore[operator]
     line = other.known_hosts_line.replace(f"]:{other.port}", f"]:{sshd.port}")
     _passwd_home(monkeypatch, _account_with_key(tmp_path, sshd, line))
     _default_known_hosts_alias(client, sshd)
-    assert "passwd database" not in (_refused(client).hint or "")
+    refused = _refused(client)
+    assert "the same key is filed" not in (refused.hint or "")
+    assert "refuses the host as HOST KEY CHANGED" in refused.message, refused.message
 
 
 def test_a_configured_known_hosts_file_gets_no_note(
