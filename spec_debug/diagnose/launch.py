@@ -5250,6 +5250,8 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
         return EffectiveSpec(steps, topk, tokens, problems=[
             "--speculative-algorithm STANDALONE with --enable-dp-attention: SGLang refuses to start "
             "(\"Currently standalone speculative decoding does not support dp attention.\")"])
+    if _sglang_setup_skipped(cfg, engine_version):
+        return _sglang_rules_skipped(cfg, engine_version)
     if cfg.flags.get("speculative-adaptive") is True and _sglang_has_option(engine_version, "speculative-adaptive"):
         adaptive = _sglang_adaptive(cfg)
         if adaptive.problems or adaptive.adaptive:
@@ -5386,6 +5388,48 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
                 "too (the engine version is "
                 "unknown here); use --speculative-eagle-topk 1 to get spec v2 on every release")
     return EffectiveSpec(steps, topk, tokens, auto, overrides, problems, capacity)
+
+
+def _sglang_setup_skipped(cfg: LaunchConfig, engine_version: str | None) -> bool:
+    """A Python call's lower-case EAGLE-family name (`sgl.Engine(speculative_algorithm="eagle3")`)
+    on a release before 0.5.12 that has the algorithm: ServerArgs.__post_init__ compares the raw
+    value with "EAGLE", "EAGLE3", "STANDALONE" and skips the whole block that auto-chooses the
+    steps, topk and draft tokens and rewrites them (page size topk 1, topk-1 draft tokens), while
+    the worker's SpeculativeAlgorithm.from_string upper-cases it and drafts (PyPI wheels 0.4.6,
+    0.5.2, 0.5.10.post1 srt/server_args.py; 0.4.4.post4 .. 0.5.10.post1 spec_info.py)."""
+    if cfg.engine != "sglang" or not cfg.python_call or engine_version is None:
+        return False
+    written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"])
+    name = (written or "").upper()
+    since = {"EAGLE3": _SGLANG_EAGLE3_SINCE, "STANDALONE": _SGLANG_ALGORITHM_CHOICES_SINCE["STANDALONE"]}.get(name)
+    return (bool(written) and written != name and name in ("EAGLE", "EAGLE3", "STANDALONE")
+            and _sglang_surely_before(engine_version, _SGLANG_CHOICES_UNTIL)
+            and not (since and _sglang_surely_before(engine_version, since)))
+
+
+def _sglang_rules_skipped(cfg: LaunchConfig, engine_version: str | None) -> EffectiveSpec:
+    """The settings of a call whose speculative set-up ServerArgs skipped (`_sglang_setup_skipped`):
+    as written, nothing auto-chosen or rewritten (was: the auto-chosen (5, 4, 8) and the topk-1
+    rewrite, which that release does not do for it). One left unset stays None, which the workers
+    use as a number (0.5.2 cuda_graph_runner.py `self.max_bs * self.num_tokens_per_bs`, eagle_worker.py
+    `if self.speculative_num_steps > 1`): TypeError, and the engine does not serve."""
+    steps, topk, tokens = cfg.num_steps, cfg.topk, cfg.num_draft_tokens
+    unset = [name for name, value in (("speculative_num_steps", steps), ("speculative_eagle_topk", topk),
+                                      ("speculative_num_draft_tokens", tokens)) if value is None]
+    if unset:
+        they = "it stays" if len(unset) == 1 else "they stay"
+        return EffectiveSpec(steps, topk, tokens, problems=[
+            f"{', '.join(unset)} unset with the speculative set-up skipped: SGLang {engine_version} chooses nothing, "
+            f"{they} None, and its workers compute with {'it' if len(unset) == 1 else 'them'} (TypeError): "
+            f"{cfg.python_call}(...) does not serve (write the upper-case algorithm name)"])
+    if steps < 1 or topk < 1:
+        return EffectiveSpec(steps, topk, tokens)  # (drafts nothing: said by the rules of the upper-case name)
+    capacity = tree_capacity(steps, topk)
+    problems = []
+    if tokens - 1 > capacity:
+        problems.append(f"{tokens} draft tokens need {tokens - 1} tree nodes but steps={steps}, topk={topk} "
+                        f"offer only {capacity} (topk + (steps-1)*topk^2)")
+    return EffectiveSpec(steps, topk, tokens, problems=problems, tree_capacity=capacity)
 
 
 def _sglang_rejection_sampling_refusals(cfg: LaunchConfig, topk: int, guessed_arch: bool = False) -> list[str]:
