@@ -3171,9 +3171,7 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     # build after the 0.4.4.post2 tag (0.4.4.post3.dev5) has EAGLE-3 (was: told it has none)
     if cfg.engine == "sglang" and cfg.algorithm == "EAGLE3" and engine_version is not None and (
             _sglang_surely_before(engine_version, _SGLANG_EAGLE3_SINCE)):
-        refused.append(f"--speculative-algorithm EAGLE3: SGLang {engine_version} has no EAGLE-3 (added in "
-                       f"{_SGLANG_EAGLE3_SINCE}): argparse exits with 'invalid choice' and the server does not "
-                       "start (upgrade SGLang)")
+        refused.append(_sglang_without_eagle3(written or "EAGLE3", engine_version, cfg.python_call))
     elif written and written != written.upper() and engine_version is not None and (
             _sglang_surely_before(engine_version, "0.5.12")):
         # server_args.py up to 0.5.11 declares the option with upper-case `choices`; 0.5.12
@@ -3203,6 +3201,23 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
         eff = replace(eff, overrides=eff.overrides + [_SGLANG_EAGLE3_TOKEN_MAP_IGNORED])
     return replace(eff, problems=refused + eff.problems + beyond) if refused or beyond else eff
 
+
+
+def _sglang_without_eagle3(written: str, engine_version: str, python_call: str | None) -> str:
+    """EAGLE3 on a release before 0.4.4.post2. On the command line argparse's `choices` (EAGLE,
+    NEXTN) refuse it. A Python call (`sgl.Engine(speculative_algorithm="EAGLE3")`) reads no
+    argparse (was: told argparse exits with 'invalid choice'): ServerArgs takes the string, and the
+    scheduler's SpeculativeAlgorithm.from_string looks the upper-cased name up in a dict without
+    "EAGLE3" (KeyError), so the engine does not start. PyPI wheels 0.4.3.post2 and 0.4.4.post1:
+    srt/server_args.py `choices=["EAGLE", "NEXTN"]`, srt/speculative/spec_info.py `name_map[name]`,
+    srt/managers/scheduler.py `SpeculativeAlgorithm.from_string(server_args.speculative_algorithm)`."""
+    if python_call:
+        return (f"speculative_algorithm={written!r}: SGLang {engine_version} has no EAGLE-3 (added in "
+                f"{_SGLANG_EAGLE3_SINCE}): SpeculativeAlgorithm.from_string raises (KeyError: 'EAGLE3') and "
+                f"{python_call}(...) does not start (upgrade SGLang)")
+    return (f"--speculative-algorithm {written}: SGLang {engine_version} has no EAGLE-3 (added in "
+            f"{_SGLANG_EAGLE3_SINCE}): argparse exits with 'invalid choice' and the server does not start "
+            "(upgrade SGLang)")
 
 
 def _sglang_lower_case_algorithm(written: str, engine_version: str, python_call: str | None) -> str:
