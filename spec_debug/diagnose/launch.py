@@ -4760,12 +4760,44 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
             # replace a JSON value but -sc's dotted keys merge with --speculative-config's, not replace them
             # (with no other spelling given dotted keys, -sc's alone are read as those would be)
             eff = _vllm_rules(_sc_spelled_long(cfg), engine_version, draft_config) if cfg.replaced_dotted else eff
+        if cfg.python_call and release:
+            release = [_vllm_call_wording(line, cfg.python_call) for line in release]
         return replace(eff, problems=release + eff.problems) if release else eff
     if cfg.algorithm in ("DFLASH", "DSPARK"):
         return _sglang_block_rules(cfg, draft_block_size)
     if cfg.algorithm == "NGRAM":
         return _sglang_ngram_rules(cfg)
     return _sglang_rules(cfg, target_architecture, engine_version)
+
+
+_JSON_WORDS = {"true": "True", "false": "False", "null": "None"}
+_SPEC_CONFIG_KEY = re.compile(r'--speculative-config ("[^"]+")(?:: ("[^"]*"|true|false|null|-?[\d.]+))?')
+_SPEC_CONFIG_TEXT = re.compile(r"--speculative-config '(\{[^']*\})'")
+
+
+def _vllm_call_wording(line: str, call: str) -> str:
+    """A vLLM release line said of a Python call (`LLM(..., speculative_config={...})`), which
+    writes no command line (was: `--speculative-config "method": "dflash": ...` and "the server does
+    not start" to a script that builds LLM(...)): the key as the call's dict holds it
+    (`speculative_config={"method": "dflash"}`, `speculative_config["index_share_for_mtp_iteration"]`),
+    an option the release lacks as the TypeError of its keyword (`_as_keyword_refusal`: EngineArgs
+    is a dataclass, so LLM(**kwargs) raises on a field it does not have), and the engine, not a
+    server, that does not start. vllm/entrypoints/llm.py `LLM.__init__` builds
+    `EngineArgs(..., **kwargs)` from its keywords."""
+    line = _as_keyword_refusal(line, call)
+
+    def key(m: re.Match[str]) -> str:
+        value = m.group(2)
+        if value is None:
+            return f"speculative_config[{m.group(1)}]"
+        return f"speculative_config={{{m.group(1)}: {_JSON_WORDS.get(value, value)}}}"
+
+    line = _SPEC_CONFIG_KEY.sub(key, line)
+    line = _SPEC_CONFIG_TEXT.sub(lambda m: f"speculative_config={m.group(1)}", line)
+    line = line.replace("older releases take --speculative-model DRAFT --num-speculative-tokens K",
+                        "older releases take speculative_model=DRAFT, num_speculative_tokens=K")
+    return line.replace("the server does not start", "the engine does not start").replace(
+        "in --speculative-config", "in speculative_config")
 
 
 def sglang_target_refused(cfg: LaunchConfig, target_architecture: str | None, engine_version: str | None,
