@@ -3278,6 +3278,21 @@ def _sglang_algorithm_not_a_choice(written: str, engine_version: str, python_cal
             "(upgrade SGLang)"]
 
 
+def refused_draft_word(cfg: LaunchConfig, engine_version: str | None) -> str | None:
+    """The abbreviation of `--speculative-draft-model-path` (`--speculative-draft X`, SGLang's own
+    early EAGLE commands) that this SGLang release refuses as ambiguous (from 0.5.2, beside
+    --speculative-draft-model and --speculative-draft-model-revision; an unknown release is judged
+    as the newest, as the refusal is said). argparse exits on it, so no draft is ever loaded: the
+    draft checks read no draft path (was: its value still named the draft, and SD103 judged the
+    draft or the target named there on a server that never starts)."""
+    if cfg.engine != "sglang" or cfg.draft_model is None:
+        return None
+    aliases = _SGLANG_ALIASES["speculative-draft-model-path"]
+    return next((name for name, since in cfg.ambiguous_from.items()
+                 if any(alias.startswith(name) for alias in aliases) and _release_at_least(engine_version, since)),
+                None)
+
+
 def _refused_words(cfg: LaunchConfig, refused: list[str]) -> set[str]:
     """The SGLang words of the command that are no option's full name (an abbreviation, or a name
     of no release) and that a refusal names (`--speculative-dflash: ...`, `speculative_dflash=: ...`):
