@@ -4393,6 +4393,36 @@ def _vllm_method_release(cfg: LaunchConfig, engine_version: str) -> list[str]:
     return []
 
 
+# With the vLLM release unknown the audit judges the newest, which has every method. A method
+# the table shows added in 0.20.0 or later (dflash, dspark, the newer *_mtp names) is one a
+# server installed some months ago does not have: 0.20.0 .. 0.34.0 are the last fifteen minor
+# releases the table reads, while every method before them (ngram, eagle, eagle3, draft_model,
+# mtp, suffix, extract_hidden_states, ngram_gpu) is in every release from 0.18.0 on, and those older
+# names are what most commands write: a warning on them would be said of nearly every command.
+_VLLM_RECENT_METHODS_SINCE = "0.20.0"
+VLLM_RELEASE_UNKNOWN = ("; the vLLM release is unknown here (`pip show vllm` where the server runs, or its image "
+                        "tag, says it)")
+
+
+def _vllm_recent_method_release_unknown(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """A written method added in a recent release (`_VLLM_RECENT_METHODS_SINCE`), the release
+    unknown: the releases before it refuse the name at startup (`_vllm_method_release`, which
+    says so when the release is known). Was: nothing, as the unknown release was judged the newest."""
+    written = (cfg.speculative_config or {}).get("method")
+    if engine_version is not None or not isinstance(written, str) or written != written.lower():
+        return []
+    since, gone = _VLLM_METHOD_RELEASES.get(written, (None, None))
+    # (a method a later release removed, custom_class, is judged by the newest release's refusal)
+    if since is None or gone is not None or not _version_at_least(since, _VLLM_RECENT_METHODS_SINCE):
+        return []
+    if "spec-method" in cfg.flags and not _version_at_least(since, _VLLM_OPTION_SINCE["spec-method"]):
+        return []  # (a release with --spec-method has the method too)
+    how = _vllm_method_written(cfg, written)
+    return [f"{how}: vLLM added this method in {since}; the releases before it have no such method, and their "
+            f"SpeculativeConfig refuses the name at startup (pydantic: \"Input should be ...\"): serve it with vLLM "
+            f"{since} or later{VLLM_RELEASE_UNKNOWN}"]
+
+
 def _vllm_dotted_texts_kept(cfg: LaunchConfig, engine_version: str) -> list[str]:
     """The dotted speculative number keys whose value the audit read as a human-readable number
     (`32k`, add_dotted_key) on a release before _VLLM_DOTTED_HUMAN_INT_SINCE: there the key holds
@@ -4767,6 +4797,7 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
                    + _vllm_target_refused(cfg, target_architecture, engine_version)
                    + _vllm_misspelled_keys(cfg, engine_version)
                    + _vllm_draft_model_unsupported(cfg, engine_version, draft_config) + _vllm_method_case(cfg)
+                   + _vllm_recent_method_release_unknown(cfg, engine_version)
                    + _vllm_async_scheduling_refusals(cfg, engine_version)
                    + _vllm_unpadded_batch_refusals(cfg, engine_version))
         if any(p.startswith("-sc: vLLM ") for p in release) and any(name.startswith("sc.") for name in cfg.flags):
