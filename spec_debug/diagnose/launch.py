@@ -5509,7 +5509,7 @@ def _sglang_rules_skipped(cfg: LaunchConfig, engine_version: str | None) -> Effe
     steps, topk, tokens = cfg.num_steps, cfg.topk, cfg.num_draft_tokens
     unset = [name for name, value in (("speculative_num_steps", steps), ("speculative_eagle_topk", topk),
                                       ("speculative_num_draft_tokens", tokens)) if value is None]
-    if unset:
+    if steps is None or topk is None or tokens is None:
         they = "it stays" if len(unset) == 1 else "they stay"
         return EffectiveSpec(steps, topk, tokens, problems=[
             f"{', '.join(unset)} unset with the speculative set-up skipped: SGLang {engine_version} chooses nothing, "
