@@ -3171,9 +3171,7 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     # build after the 0.4.4.post2 tag (0.4.4.post3.dev5) has EAGLE-3 (was: told it has none)
     if cfg.engine == "sglang" and cfg.algorithm == "EAGLE3" and engine_version is not None and (
             _sglang_surely_before(engine_version, _SGLANG_EAGLE3_SINCE)):
-        refused.append(f"--speculative-algorithm EAGLE3: SGLang {engine_version} has no EAGLE-3 (added in "
-                       f"{_SGLANG_EAGLE3_SINCE}): argparse exits with 'invalid choice' and the server does not "
-                       "start (upgrade SGLang)")
+        refused.append(_sglang_without_eagle3(written or "EAGLE3", engine_version, cfg.python_call))
     elif written and written != written.upper() and engine_version is not None and (
             _sglang_surely_before(engine_version, "0.5.12")):
         # server_args.py up to 0.5.11 declares the option with upper-case `choices`; 0.5.12
@@ -3203,6 +3201,23 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
         eff = replace(eff, overrides=eff.overrides + [_SGLANG_EAGLE3_TOKEN_MAP_IGNORED])
     return replace(eff, problems=refused + eff.problems + beyond) if refused or beyond else eff
 
+
+
+def _sglang_without_eagle3(written: str, engine_version: str, python_call: str | None) -> str:
+    """EAGLE3 on a release before 0.4.4.post2. On the command line argparse's `choices` (EAGLE,
+    NEXTN) refuse it. A Python call (`sgl.Engine(speculative_algorithm="EAGLE3")`) reads no
+    argparse (was: told argparse exits with 'invalid choice'): ServerArgs takes the string, and the
+    scheduler's SpeculativeAlgorithm.from_string looks the upper-cased name up in a dict without
+    "EAGLE3" (KeyError), so the engine does not start. PyPI wheels 0.4.3.post2 and 0.4.4.post1:
+    srt/server_args.py `choices=["EAGLE", "NEXTN"]`, srt/speculative/spec_info.py `name_map[name]`,
+    srt/managers/scheduler.py `SpeculativeAlgorithm.from_string(server_args.speculative_algorithm)`."""
+    if python_call:
+        return (f"speculative_algorithm={written!r}: SGLang {engine_version} has no EAGLE-3 (added in "
+                f"{_SGLANG_EAGLE3_SINCE}): SpeculativeAlgorithm.from_string raises (KeyError: 'EAGLE3') and "
+                f"{python_call}(...) does not start (upgrade SGLang)")
+    return (f"--speculative-algorithm {written}: SGLang {engine_version} has no EAGLE-3 (added in "
+            f"{_SGLANG_EAGLE3_SINCE}): argparse exits with 'invalid choice' and the server does not start "
+            "(upgrade SGLang)")
 
 
 def _sglang_lower_case_algorithm(written: str, engine_version: str, python_call: str | None) -> str:
@@ -3261,6 +3276,21 @@ def _sglang_algorithm_not_a_choice(written: str, engine_version: str, python_cal
     return [f"--speculative-algorithm {written}: SGLang {engine_version} has no such algorithm ({added}; its argparse "
             f"choices are {', '.join(choices)}): argparse exits with 'invalid choice' and the server does not start "
             "(upgrade SGLang)"]
+
+
+def refused_draft_word(cfg: LaunchConfig, engine_version: str | None) -> str | None:
+    """The abbreviation of `--speculative-draft-model-path` (`--speculative-draft X`, SGLang's own
+    early EAGLE commands) that this SGLang release refuses as ambiguous (from 0.5.2, beside
+    --speculative-draft-model and --speculative-draft-model-revision; an unknown release is judged
+    as the newest, as the refusal is said). argparse exits on it, so no draft is ever loaded: the
+    draft checks read no draft path (was: its value still named the draft, and SD103 judged the
+    draft or the target named there on a server that never starts)."""
+    if cfg.engine != "sglang" or cfg.draft_model is None:
+        return None
+    aliases = _SGLANG_ALIASES["speculative-draft-model-path"]
+    return next((name for name, since in cfg.ambiguous_from.items()
+                 if any(alias.startswith(name) for alias in aliases) and _release_at_least(engine_version, since)),
+                None)
 
 
 def _refused_words(cfg: LaunchConfig, refused: list[str]) -> set[str]:
@@ -4363,6 +4393,36 @@ def _vllm_method_release(cfg: LaunchConfig, engine_version: str) -> list[str]:
     return []
 
 
+# With the vLLM release unknown the audit judges the newest, which has every method. A method
+# the table shows added in 0.20.0 or later (dflash, dspark, the newer *_mtp names) is one a
+# server installed some months ago does not have: 0.20.0 .. 0.34.0 are the last fifteen minor
+# releases the table reads, while every method before them (ngram, eagle, eagle3, draft_model,
+# mtp, suffix, extract_hidden_states, ngram_gpu) is in every release from 0.18.0 on, and those older
+# names are what most commands write: a warning on them would be said of nearly every command.
+_VLLM_RECENT_METHODS_SINCE = "0.20.0"
+VLLM_RELEASE_UNKNOWN = ("; the vLLM release is unknown here (`pip show vllm` where the server runs, or its image "
+                        "tag, says it)")
+
+
+def _vllm_recent_method_release_unknown(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """A written method added in a recent release (`_VLLM_RECENT_METHODS_SINCE`), the release
+    unknown: the releases before it refuse the name at startup (`_vllm_method_release`, which
+    says so when the release is known). Was: nothing, as the unknown release was judged the newest."""
+    written = (cfg.speculative_config or {}).get("method")
+    if engine_version is not None or not isinstance(written, str) or written != written.lower():
+        return []
+    since, gone = _VLLM_METHOD_RELEASES.get(written, (None, None))
+    # (a method a later release removed, custom_class, is judged by the newest release's refusal)
+    if since is None or gone is not None or not _version_at_least(since, _VLLM_RECENT_METHODS_SINCE):
+        return []
+    if "spec-method" in cfg.flags and not _version_at_least(since, _VLLM_OPTION_SINCE["spec-method"]):
+        return []  # (a release with --spec-method has the method too)
+    how = _vllm_method_written(cfg, written)
+    return [f"{how}: vLLM added this method in {since}; the releases before it have no such method, and their "
+            f"SpeculativeConfig refuses the name at startup (pydantic: \"Input should be ...\"): serve it with vLLM "
+            f"{since} or later{VLLM_RELEASE_UNKNOWN}"]
+
+
 def _vllm_dotted_texts_kept(cfg: LaunchConfig, engine_version: str) -> list[str]:
     """The dotted speculative number keys whose value the audit read as a human-readable number
     (`32k`, add_dotted_key) on a release before _VLLM_DOTTED_HUMAN_INT_SINCE: there the key holds
@@ -4737,6 +4797,7 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
                    + _vllm_target_refused(cfg, target_architecture, engine_version)
                    + _vllm_misspelled_keys(cfg, engine_version)
                    + _vllm_draft_model_unsupported(cfg, engine_version, draft_config) + _vllm_method_case(cfg)
+                   + _vllm_recent_method_release_unknown(cfg, engine_version)
                    + _vllm_async_scheduling_refusals(cfg, engine_version)
                    + _vllm_unpadded_batch_refusals(cfg, engine_version))
         if any(p.startswith("-sc: vLLM ") for p in release) and any(name.startswith("sc.") for name in cfg.flags):
@@ -4745,12 +4806,44 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
             # replace a JSON value but -sc's dotted keys merge with --speculative-config's, not replace them
             # (with no other spelling given dotted keys, -sc's alone are read as those would be)
             eff = _vllm_rules(_sc_spelled_long(cfg), engine_version, draft_config) if cfg.replaced_dotted else eff
+        if cfg.python_call and release:
+            release = [_vllm_call_wording(line, cfg.python_call) for line in release]
         return replace(eff, problems=release + eff.problems) if release else eff
     if cfg.algorithm in ("DFLASH", "DSPARK"):
         return _sglang_block_rules(cfg, draft_block_size)
     if cfg.algorithm == "NGRAM":
         return _sglang_ngram_rules(cfg)
     return _sglang_rules(cfg, target_architecture, engine_version)
+
+
+_JSON_WORDS = {"true": "True", "false": "False", "null": "None"}
+_SPEC_CONFIG_KEY = re.compile(r'--speculative-config ("[^"]+")(?:: ("[^"]*"|true|false|null|-?[\d.]+))?')
+_SPEC_CONFIG_TEXT = re.compile(r"--speculative-config '(\{[^']*\})'")
+
+
+def _vllm_call_wording(line: str, call: str) -> str:
+    """A vLLM release line said of a Python call (`LLM(..., speculative_config={...})`), which
+    writes no command line (was: `--speculative-config "method": "dflash": ...` and "the server does
+    not start" to a script that builds LLM(...)): the key as the call's dict holds it
+    (`speculative_config={"method": "dflash"}`, `speculative_config["index_share_for_mtp_iteration"]`),
+    an option the release lacks as the TypeError of its keyword (`_as_keyword_refusal`: EngineArgs
+    is a dataclass, so LLM(**kwargs) raises on a field it does not have), and the engine, not a
+    server, that does not start. vllm/entrypoints/llm.py `LLM.__init__` builds
+    `EngineArgs(..., **kwargs)` from its keywords."""
+    line = _as_keyword_refusal(line, call)
+
+    def key(m: re.Match[str]) -> str:
+        value = m.group(2)
+        if value is None:
+            return f"speculative_config[{m.group(1)}]"
+        return f"speculative_config={{{m.group(1)}: {_JSON_WORDS.get(value, value)}}}"
+
+    line = _SPEC_CONFIG_KEY.sub(key, line)
+    line = _SPEC_CONFIG_TEXT.sub(lambda m: f"speculative_config={m.group(1)}", line)
+    line = line.replace("older releases take --speculative-model DRAFT --num-speculative-tokens K",
+                        "older releases take speculative_model=DRAFT, num_speculative_tokens=K")
+    return line.replace("the server does not start", "the engine does not start").replace(
+        "in --speculative-config", "in speculative_config")
 
 
 def sglang_target_refused(cfg: LaunchConfig, target_architecture: str | None, engine_version: str | None,
@@ -5250,6 +5343,8 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
         return EffectiveSpec(steps, topk, tokens, problems=[
             "--speculative-algorithm STANDALONE with --enable-dp-attention: SGLang refuses to start "
             "(\"Currently standalone speculative decoding does not support dp attention.\")"])
+    if _sglang_setup_skipped(cfg, engine_version):
+        return _sglang_rules_skipped(cfg, engine_version)
     if cfg.flags.get("speculative-adaptive") is True and _sglang_has_option(engine_version, "speculative-adaptive"):
         adaptive = _sglang_adaptive(cfg)
         if adaptive.problems or adaptive.adaptive:
@@ -5386,6 +5481,48 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
                 "too (the engine version is "
                 "unknown here); use --speculative-eagle-topk 1 to get spec v2 on every release")
     return EffectiveSpec(steps, topk, tokens, auto, overrides, problems, capacity)
+
+
+def _sglang_setup_skipped(cfg: LaunchConfig, engine_version: str | None) -> bool:
+    """A Python call's lower-case EAGLE-family name (`sgl.Engine(speculative_algorithm="eagle3")`)
+    on a release before 0.5.12 that has the algorithm: ServerArgs.__post_init__ compares the raw
+    value with "EAGLE", "EAGLE3", "STANDALONE" and skips the whole block that auto-chooses the
+    steps, topk and draft tokens and rewrites them (page size topk 1, topk-1 draft tokens), while
+    the worker's SpeculativeAlgorithm.from_string upper-cases it and drafts (PyPI wheels 0.4.6,
+    0.5.2, 0.5.10.post1 srt/server_args.py; 0.4.4.post4 .. 0.5.10.post1 spec_info.py)."""
+    if cfg.engine != "sglang" or not cfg.python_call or engine_version is None:
+        return False
+    written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"])
+    name = (written or "").upper()
+    since = {"EAGLE3": _SGLANG_EAGLE3_SINCE, "STANDALONE": _SGLANG_ALGORITHM_CHOICES_SINCE["STANDALONE"]}.get(name)
+    return (bool(written) and written != name and name in ("EAGLE", "EAGLE3", "STANDALONE")
+            and _sglang_surely_before(engine_version, _SGLANG_CHOICES_UNTIL)
+            and not (since and _sglang_surely_before(engine_version, since)))
+
+
+def _sglang_rules_skipped(cfg: LaunchConfig, engine_version: str | None) -> EffectiveSpec:
+    """The settings of a call whose speculative set-up ServerArgs skipped (`_sglang_setup_skipped`):
+    as written, nothing auto-chosen or rewritten (was: the auto-chosen (5, 4, 8) and the topk-1
+    rewrite, which that release does not do for it). One left unset stays None, which the workers
+    use as a number (0.5.2 cuda_graph_runner.py `self.max_bs * self.num_tokens_per_bs`, eagle_worker.py
+    `if self.speculative_num_steps > 1`): TypeError, and the engine does not serve."""
+    steps, topk, tokens = cfg.num_steps, cfg.topk, cfg.num_draft_tokens
+    unset = [name for name, value in (("speculative_num_steps", steps), ("speculative_eagle_topk", topk),
+                                      ("speculative_num_draft_tokens", tokens)) if value is None]
+    if steps is None or topk is None or tokens is None:
+        they = "it stays" if len(unset) == 1 else "they stay"
+        return EffectiveSpec(steps, topk, tokens, problems=[
+            f"{', '.join(unset)} unset with the speculative set-up skipped: SGLang {engine_version} chooses nothing, "
+            f"{they} None, and its workers compute with {'it' if len(unset) == 1 else 'them'} (TypeError): "
+            f"{cfg.python_call}(...) does not serve (write the upper-case algorithm name)"])
+    if steps < 1 or topk < 1:
+        return EffectiveSpec(steps, topk, tokens)  # (drafts nothing: said by the rules of the upper-case name)
+    capacity = tree_capacity(steps, topk)
+    problems = []
+    if tokens - 1 > capacity:
+        problems.append(f"{tokens} draft tokens need {tokens - 1} tree nodes but steps={steps}, topk={topk} "
+                        f"offer only {capacity} (topk + (steps-1)*topk^2)")
+    return EffectiveSpec(steps, topk, tokens, problems=problems, tree_capacity=capacity)
 
 
 def _sglang_rejection_sampling_refusals(cfg: LaunchConfig, topk: int, guessed_arch: bool = False) -> list[str]:

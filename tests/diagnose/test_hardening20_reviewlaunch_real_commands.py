@@ -86,7 +86,9 @@ def test_spec_config_variable_keeps_its_json_quotes():
         "method": "dspark", "num_speculative_tokens": 5, "draft_sample_method": "probabilistic",
         "rejection_sample_method": "block", "enable_adaptive_verification": False}
     assert launch["target_model"] == "deepseek-ai/DeepSeek-V4.1-Flash"
-    assert not [f for f in findings if f.code in ("SD004", "SD102")]
+    # (the vLLM release is unknown: dspark, added in 0.25.0, is only said to be refused by the
+    # releases before it, hardening72)
+    assert not [f for f in findings if f.code in ("SD004", "SD102") and not f.title.endswith("on its older releases")]
 
 
 def test_unquoted_variable_is_split_into_words_like_bash():

@@ -7,8 +7,8 @@ import re
 from typing import Any, Mapping
 
 from spec_debug.diagnose.checks.common import Where
-from spec_debug.diagnose.launch import (MOST_USEFUL_STEPS, RELEASE_UNKNOWN, EffectiveSpec, LaunchConfig,
-                                       names_no_draft_path, vllm_eagle3_pipeline_aux_loss)
+from spec_debug.diagnose.launch import (MOST_USEFUL_STEPS, RELEASE_UNKNOWN, VLLM_RELEASE_UNKNOWN, EffectiveSpec,
+                                       LaunchConfig, names_no_draft_path, vllm_eagle3_pipeline_aux_loss)
 from spec_debug.diagnose.parallel_draft import is_peagle
 from spec_debug.record import Finding
 
@@ -207,6 +207,13 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
     # make (the release unknown: RELEASE_UNKNOWN, "vLLM 0.14.0 and later refuse it ...; 0.9 to
     # 0.13 drop it") stays a warning
     refused = "error" if any(refused_by_every_release(line) for line in lines) else None
+    if all(line.endswith(VLLM_RELEASE_UNKNOWN) for line in lines):
+        # a method only the recent vLLM releases have, the release unknown: the older ones refuse it
+        # (was: the catalog's "Draft-token budget" title over it)
+        return [at.finding("SD102", lines, facts, title="The engine refuses this launch command at startup "
+                                                          "on its older releases",
+                           remediation="Check the vLLM release where the server runs (`pip show vllm`, or its "
+                                       "image tag): each line names the first release that takes the setting.")]
     if all(_STOPS_AT_STARTUP.search(line) for line in lines):
         # the catalog's fix is about steps, topk and draft tokens; a command the engine refuses
         # (an algorithm or flag it does not have, a removed option) is fixed by the change each

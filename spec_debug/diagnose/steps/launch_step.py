@@ -17,7 +17,7 @@ from spec_debug.diagnose.config_file import config_file_path, ignored_config, me
 from spec_debug.diagnose.launch import (RUNS_WITHOUT_SPECULATION, VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig,
                                        LaunchParseError, detect_engine, draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
                                        config_architectures, models_named, names_a_kind, parse_launch_command,
-                                       split_command, sglang_target_refused, _sglang_surely_before, vllm_surely_before)
+                                       refused_draft_word, split_command, sglang_target_refused, _sglang_surely_before, vllm_surely_before)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
@@ -559,8 +559,13 @@ def check(ctx: Any) -> list[Finding]:
         # is a cap that never runs
         findings = [f for f in findings if f.code != "SD101"]
     findings += budget
-    findings += check_algorithm(cfg, launch.get("draft_config"), at, same_checkpoint=_same_checkpoint(launch))
-    findings += check_dtype(cfg, launch.get("draft_config"), target, at)
+    if refused_draft_word(cfg, version):
+        # argparse exits on the draft path's abbreviation (SD102): no draft is loaded to judge
+        findings += check_algorithm(replace(cfg, draft_model=None), None, at)
+        findings += check_dtype(replace(cfg, draft_model=None), None, target, at)
+    else:
+        findings += check_algorithm(cfg, launch.get("draft_config"), at, same_checkpoint=_same_checkpoint(launch))
+        findings += check_dtype(cfg, launch.get("draft_config"), target, at)
     if not eff.problems:
         # a command the engine refuses at startup (SD102) serves no draft to lose aux states
         findings += check_pipeline_aux_states(cfg, version, launch.get("draft_config"), at)
