@@ -1849,8 +1849,10 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
     if target is None and not any(_OWN_VOCAB in note for note in notes):
         # without a target every size is compared with the draft's own config: say so, or the
         # checks read as a pass against a target nobody named (no verifier in the config,
-        # --no-verifier)
-        notes.append(f"no target: {_OWN_VOCAB}")
+        # --no-verifier); a config that names none is said as eval says it (resolve_target)
+        unnamed = ("the draft's config names no verifier (speculators_config.verifier), so "
+                   if find_verifier and not checkpoint.config.verifier else "")
+        notes.append(f"no target: {unnamed}{_OWN_VOCAB}")
     report = check_checkpoint_vocab(checkpoint, vocab)
     notes += report.notes
     mapping = _read_mapping(vocab_mapping, checkpoint, vocab)

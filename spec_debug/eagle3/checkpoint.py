@@ -18,7 +18,7 @@ import re
 import struct
 import tarfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from spec_debug.eagle3 import trainer_state
 from spec_debug.eagle3.config import (
-    CheckpointError, DraftConfig, TargetConfig, load_draft_config, load_target_config,
+    SUPPORTED_DECODERS, CheckpointError, DraftConfig, TargetConfig, load_draft_config, load_target_config,
 )
 from spec_debug.eagle3.vocab import configured_draft_vocab
 from spec_debug.probes.hostfiles import HeaderJSONError, described_size, header_problem, load_header_json
@@ -1759,9 +1759,31 @@ def _refuse_mtp_draft(path: Path) -> None:
 
 
 # A decoder layer's tensors that a Llama layer has none of: projection biases (Qwen2's q/k/v)
-# and Qwen3's q_norm/k_norm (the same rule as diagnose.checks.draft_config check_decoder_model_type)
+# and Qwen3's q_norm/k_norm
 _NOT_LLAMA_LAYER = re.compile(r"^layers\.\d+\.(?:self_attn\.(?:[qkvo]_proj\.bias|[qk]_norm\.weight)"
                               r"|mlp\.(?:gate|up|down)_proj\.bias)$")
+_LLAMA_Q_PROJ = re.compile(r"^layers\.\d+\.self_attn\.q_proj\.weight$")
+
+
+def retyped_llama_decoder(raw: Any, names: Iterable[str]) -> str | None:
+    """The decoder type a speculators EAGLE-3 config names in transformer_layer_config.model_type
+    when speculators builds no EAGLE-3 layer for it ("mistral", "qwen2": the target's type copied
+    in by hand) and the weights (normalised names) hold a Llama layer: a q_proj, no projection
+    bias, no q_norm/k_norm. None otherwise (another speculators type, a supported decoder, or
+    weights of another layer, which the config reader's refusal answers). The one rule behind
+    the configs step's SD704 (diagnose.checks.draft_config.check_decoder_model_type) and the
+    drafter's ConfigMisfitError (_refuse_retyped_decoder)."""
+    if not isinstance(raw, Mapping) or raw.get("speculators_model_type") != "eagle3":
+        return None  # vLLM builds another class for the other types (update_mtp: Qwen3NextMTP)
+    layer = raw.get("transformer_layer_config")
+    model_type = layer.get("model_type") if isinstance(layer, Mapping) else None
+    if not isinstance(model_type, str) or model_type in SUPPORTED_DECODERS:
+        return None
+    names = list(names)
+    if (not any(_LLAMA_Q_PROJ.match(name) for name in names)
+            or any(_NOT_LLAMA_LAYER.match(name) for name in names)):
+        return None
+    return model_type
 
 
 def _refuse_retyped_decoder(path: Path) -> None:
@@ -1775,20 +1797,15 @@ def _refuse_retyped_decoder(path: Path) -> None:
     `model_classes[tl_config.model_type]`, KeyError otherwise); vLLM builds
     Eagle3LlamaForCausalLM whatever the key says (transformers_utils/configs/speculators/
     algos.py update_eagle3). Weights with biases or q_norm/k_norm keep the reader's refusal."""
-    from spec_debug.eagle3.config import SUPPORTED_DECODERS, ConfigMisfitError, read_json
+    from spec_debug.eagle3.config import ConfigMisfitError, read_json
 
     try:
         raw = read_json(path / "config.json")
         names = list(TensorStore.open(path, normalise_draft_name).infos)
     except (CheckpointError, OSError):
         return
-    layer = raw.get("transformer_layer_config") if isinstance(raw, dict) else None
-    model_type = layer.get("model_type") if isinstance(layer, dict) else None
-    if (raw.get("speculators_model_type") != "eagle3" or not isinstance(model_type, str)
-            or model_type in SUPPORTED_DECODERS):
-        return
-    if (not any(re.match(r"^layers\.\d+\.self_attn\.q_proj\.weight$", name) for name in names)
-            or any(_NOT_LLAMA_LAYER.match(name) for name in names)):
+    model_type = retyped_llama_decoder(raw, names)
+    if model_type is None:
         return
     raise ConfigMisfitError(
         f"{path / 'config.json'}: transformer_layer_config.model_type is {model_type!r}, a decoder "

@@ -10,6 +10,7 @@ from typing import Any, Mapping
 from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.diagnose.checks.common import Where
 from spec_debug.eagle3 import engines
+from spec_debug.eagle3.checkpoint import retyped_llama_decoder
 # _rope_from: the drafter's own reading of RoPE keys
 from spec_debug.eagle3.config import SUPPORTED_DECODERS, CheckpointError, _rope_from
 from spec_debug.record import Finding
@@ -310,13 +311,8 @@ def check_decoder_model_type(draft_raw: Mapping[str, Any] | None,
     key says (transformers_utils/configs/speculators/algos.py update_eagle3 sets the
     architecture), so it serves these weights as they are: a warning, with the value they
     fit. Weights that are not a Llama layer's are left to the config reader's SD004."""
-    if not isinstance(draft_raw, Mapping) or draft_raw.get("speculators_model_type") != "eagle3":
-        return []  # vLLM builds another class for the other types (update_mtp: Qwen3NextMTP)
-    layer = draft_raw.get("transformer_layer_config")
-    model_type = layer.get("model_type") if isinstance(layer, Mapping) else None
-    if not isinstance(model_type, str) or model_type in SUPPORTED_DECODERS or not layer_shapes:
-        return []
-    if any(name.endswith((".bias", "_norm.weight")) for name in layer_shapes):
+    model_type = retyped_llama_decoder(draft_raw, layer_shapes or ())
+    if model_type is None:
         return []
     evidence = [f"transformer_layer_config.model_type is {model_type!r}, a decoder speculators "
                 f"builds no EAGLE-3 layer for (only {', '.join(SUPPORTED_DECODERS)}: loading the draft "

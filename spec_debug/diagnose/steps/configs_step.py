@@ -360,7 +360,10 @@ def check(ctx: Any) -> list[Finding]:
     # the activation both engines' Llama MLP builds: needs neither target nor engine
     findings += check_hidden_act(draft_raw, at)
     # a speculators config vLLM does not read as one (no speculators_config)
-    findings += check_speculators_section(draft_raw, name, at)
+    section = check_speculators_section(draft_raw, name, at)
+    findings += section
+    if section:  # the vocab step's "no target" line names it: no verifier to find without it
+        ctx.facts.setdefault(NS, {})["draft_speculators_config_said"] = True
     # layer ids written as strings: neither engine can use them (the reader's SD004 above
     # says only that the config was refused)
     findings += check_layer_id_types(draft_raw, at)

@@ -73,8 +73,18 @@ def check(ctx: Any) -> list[Finding]:
     # --var target_model is given (its report's target, target_source
     # "speculators_config.verifier"): the maps were then checked against that target
     if vocab.get("target") is None and not report.get("target"):
-        findings.append(not_checked(ctx, "no target checkpoint: the draft config's vocab_size was "
-                                         "taken as the target vocabulary", "--var target_model=DIR"))
+        if (ctx.host_facts.get("configs") or {}).get("draft_speculators_config_said"):
+            # the configs step's SD704: the section that names the verifier the probe would have
+            # found is not there, so "give a target" alone sent the user past the cause
+            findings.append(not_checked(
+                ctx, "no target checkpoint: the draft config's vocab_size was taken as the target "
+                     "vocabulary, as the draft's config names no verifier to check against: its "
+                     "speculators_config is not there (SD704, reported above)",
+                "the draft's speculators_config put back (its verifier names the target), or "
+                "--var target_model=DIR"))
+        else:
+            findings.append(not_checked(ctx, "no target checkpoint: the draft config's vocab_size was "
+                                             "taken as the target vocabulary", "--var target_model=DIR"))
     return record(ctx.facts, NS, findings)
 
 
