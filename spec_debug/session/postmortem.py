@@ -401,16 +401,21 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                               f"{_short(loop_error[id(lp)], 100)}")
     went_wrong += _reverted_falls(a, reverts)
     kinds: dict[str, list[int]] = {}
-    said: dict[str, str] = {}  # what the first error of a kind with no exception's name said
+    first: dict[str, ErrorRecord] = {}  # the first error of a kind with no exception's name that said something
     for e in a.errors:
         if (e.session, e.seq) not in polls:  # told once, by the poll's loop line above
             kinds.setdefault(e.exception or e.kind, []).append(e.seq)
-            if not e.exception and e.kind not in said and e.message.strip():
-                said[e.kind] = _short(e.message, 120)
+            if not e.exception and e.kind not in first and e.message.strip():
+                first[e.kind] = e
     # "1× exit_code [msg 6]" named no failure: the kind alone (exit_code, connection, agent_error)
-    # does not say which command failed or how; an exception's name does ("1× IndexError")
-    went_wrong += [f"{len(seqs)}× {kind} " + " ".join(f"[msg {s}]" for s in seqs[:5]) + ("…" if len(seqs) > 5 else "")
-                   + (f" — {'the first: ' if len(seqs) > 1 else ''}{said[kind]}" if kind in said else "")
+    # does not say which command failed or how; an exception's name does ("1× IndexError"). A
+    # kind the rest of the postmortem says in words is counted in words ("1 failed command"), and
+    # its first error said as the timeline says it ("exit status 2: ls: cannot access ...")
+    statuses = _exit_statuses(a, list(first.values()))
+    went_wrong += [(counted(len(seqs), *_KIND_COUNTED[kind]) if kind in _KIND_COUNTED else f"{len(seqs)}× {kind}") + " "
+                   + " ".join(f"[msg {s}]" for s in seqs[:5]) + ("…" if len(seqs) > 5 else "")
+                   + (f" — {'the first: ' if len(seqs) > 1 else ''}{_error_words(first[kind], 120, statuses) if kind in _KIND_COUNTED else _short(first[kind].message, 120)}"
+                      if kind in first else "")
                    for kind, seqs in kinds.items()]
     went_wrong += [f"Hypothesis ruled out [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]"
                    for h in a.hypotheses if h.status == "ruled_out"]
@@ -1683,6 +1688,14 @@ _MD_HEADING_MARKS = re.compile(r"\A\s*#{1,6}[ \t]+")
 
 def _short(text: str | None, limit: int) -> str:
     return cut_at_word(" ".join((text or "").split()), limit)
+
+
+_KIND_COUNTED = {"exit_code": ("failed command", "failed commands"),
+                 "connection": ("failed connection", "failed connections"),
+                 "tool_error": ("failed tool call", "failed tool calls"),
+                 "timeout": ("command that timed out", "commands that timed out")}
+"""What went wrong counts the errors of each :data:`failures.WORDED_KINDS` in these words, not by
+the JSON's kind ("1× exit_code [msg 6]")."""
 
 
 def _error_words(e: ErrorRecord, limit: int, statuses: dict) -> str:
