@@ -378,7 +378,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                  f"{turned_to.get((p.session, p.seq)) or _in_sentence(CATEGORY_TITLES[p.to_category])} "
                  f"[msg {p.seq}] ({p.agent})." for p in a.pivots]
     went_well += [f"Hypothesis confirmed [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]" for h in confirmed]
-    resolution = _resolution(a, reverts)
+    resolution, read_before = _resolution(a, reverts)
     # a change measured again and found to help: the fix was checked, not assumed (a shell log
     # has no hypothesis to confirm, and said "nothing recognised" for a fix it measured)
     went_well += [f"The change was measured again: {line[0].lower()}{line[1:]}" for line in resolution
@@ -483,6 +483,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         "detection": detection,
         "root_causes": root_causes,
         "resolution": resolution,
+        # the reading each rise was from, linked after the line in the rendered postmortem (the
+        # line linked the after alone: "rose from 54.8 to 96.8 tok/s [msg 16]")
+        "resolution_read_before": read_before,
         "went_well": went_well,
         "went_wrong": went_wrong,
         "action_items": action_items,
@@ -499,7 +502,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         "agents": a.agents,
     }
     # Every [msg N] a claim mentions, and every timeline row, gets a supporting entry to link to.
-    refs = {int(n) for n in _MSG_REF.findall(repr([summary, detection, root_causes, view["resolution"], went_well,
+    refs = {int(n) for n in _MSG_REF.findall(repr([summary, detection, root_causes, view["resolution"], read_before, went_well,
                                                     went_wrong, action_items, open_questions, view["timeline"]]))}
     refs.update(item["seq"] for item in view["timeline"] if item["seq"] is not None)
     view["supporting"] = _supporting(a, refs)
@@ -674,16 +677,17 @@ RISE = 1.05
 """A throughput reading this much above the best before it is a rise, as for pivots (analysis.py)."""
 
 
-def _resolution(a: SessionAnalysis, reverts: Reverts | None = None) -> list[str]:
+def _resolution(a: SessionAnalysis, reverts: Reverts | None = None) -> tuple[list[str], list[str]]:
     """What resolved it, as the SRE book's "Resolution": each rise of the measured throughput
     and the changes made since the reading before it (TRANSCRIPTS.md section 4: "the last config
-    or code change followed by a metric improvement")."""
+    or code change followed by a metric improvement"); and beside each line where the reading it
+    rose from was read ("54.8 tok/s was read at [msg 9]."; "" where the line links it already)."""
     # in the order the sessions are listed (by time: in_time_order), not by their ids
     reverts = reverts or Reverts(a.commands)
     rank = {s.get("id"): k for k, s in enumerate(a.sessions)}
     readings = sorted((m for m in a.metrics if m.name == "throughput" and m.source == "output" and not m.baseline),
                       key=lambda m: (rank.get(m.session, len(rank)), m.seq))
-    out: list[tuple[tuple[int, int], str]] = []
+    out: list[tuple[tuple[int, int], str, str]] = []
     # A rise is on one host, as in _impact; each host's own (a session that fixed gpu-a, then
     # gpu-b, told gpu-b's rise only, and credited it with gpu-a's edit as well).
     by_host = _by_host(readings)
@@ -699,12 +703,13 @@ def _resolution(a: SessionAnalysis, reverts: Reverts | None = None) -> list[str]
         shown = ", ".join(f"{_change(a, c)} [msg {c.seq}]" for c in changes[-3:])
         host = f" on {m.host}" if m.host else ""
         return [f"Throughput was first measured after {shown}: {m.value:g} tok/s{host} [msg {m.seq}]; "
-                "nothing was measured before the changes to compare it with."]
-    return [line for _, line in sorted(out)][-5:]
+                "nothing was measured before the changes to compare it with."], [""]
+    told = sorted(out)[-5:]
+    return [line for _, line, _ in told], [before for _, _, before in told]
 
 
 def _reported_rise(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int],
-                   one_host: bool, reverts: Reverts) -> list[tuple[tuple[int, int], str]]:
+                   one_host: bool, reverts: Reverts) -> list[tuple[tuple[int, int], str, str]]:
     """The rise from the throughput the user reported to the first one measured on the host, when
     that was measured only after changes there (:func:`_reported_before`)."""
     m = readings[0]
@@ -716,7 +721,8 @@ def _reported_rise(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[
     host = f" on {m.host}" if m.host else ""
     return [((rank.get(m.session, len(rank)), m.seq),
              f"Throughput rose from {reported.value:g} tok/s as reported [msg {reported.seq}] to {m.value:g} "
-             f"tok/s{host} [msg {m.seq}] after {shown}{_reverted_said(a, changes, m, changes[-3:], reverts)}.")]
+             f"tok/s{host} [msg {m.seq}] after {shown}{_reverted_said(a, changes, m, changes[-3:], reverts)}.",
+             "")]  # the report it rose from is linked in the line
 
 
 def _by_host(readings: list[MetricRecord]) -> dict[str | None, list[MetricRecord]]:
@@ -1096,9 +1102,10 @@ def _first_after_changes(a: SessionAnalysis, readings: list[MetricRecord]) -> tu
 
 
 def _rises(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int],
-           reverts: Reverts) -> list[tuple[tuple[int, int], str]]:
-    """The rises of one host's throughput readings, each keyed by where it was read."""
-    out: list[tuple[tuple[int, int], str]] = []
+           reverts: Reverts) -> list[tuple[tuple[int, int], str, str]]:
+    """The rises of one host's throughput readings, each keyed by where it was read, and where the
+    reading it rose from was read."""
+    out: list[tuple[tuple[int, int], str, str]] = []
     # of one batch size and model, as in _same_row: SpecForge#339's EAGLE3 run at bs=4 did
     # not "rise from 159.78" (a bs=1 run) "to 426.46 tok/s"
     rows = _rows(a, readings)
@@ -1124,7 +1131,8 @@ def _rises(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int
         host = f" on {m.host}" if m.host else ""
         out.append(((rank.get(m.session, len(rank)), m.seq),
                     f"Throughput rose from {best_before.value:g} to {m.value:g} tok/s{host} [msg {m.seq}] after {shown}"
-                    + _reverted_said(a, changes, m, changes[-3:], reverts) + "."))
+                    + _reverted_said(a, changes, m, changes[-3:], reverts) + ".",
+                    f"{best_before.value:g} tok/s was read at [msg {best_before.seq}]."))
     return out
 
 
