@@ -33,7 +33,7 @@ from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host, redeploys, starts_service
-from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
+from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord, PivotRecord
 from spec_debug.session.reverts import Reverts, rolls_back, switches_source
 from spec_debug.session.segments import COMPACTION_TITLE
 from spec_debug.session.shell import _LAUNCH as _LAUNCH_WORDS
@@ -373,7 +373,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
 
     # what prompted it, not only where (the reader saw "after [msg 45]" and went looking)
     turned_to = _turned_to(a)
-    went_well = [f"Changed approach after {_then_space(trigger_said(p, 100))}[msg {p.trigger_seq}]: "
+    failed_at = _sub_agent_failures(a)
+    went_well = [f"Changed approach after {_then_space(trigger_said(p, 100))}{_reported_at(failed_at, p)}"
+                 f"[msg {p.trigger_seq}]: "
                  f"{_in_sentence(CATEGORY_TITLES[p.from_category])} → "
                  f"{turned_to.get((p.session, p.seq)) or _in_sentence(CATEGORY_TITLES[p.to_category])} "
                  f"[msg {p.seq}] ({p.agent})." for p in a.pivots]
@@ -1571,11 +1573,14 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
         if m.source == "output" and m.name in _IMPACT_METRICS:
             add(m.session, m.seq, 4, "metric", m.agent, f"{m.name} {m.value:g} {m.unit}" + (f" on {m.host}" if m.host else ""),
                 m.timestamp)
+    failed_at = _sub_agent_failures(a)
     for p in a.pivots:
         # the JSON's "After exit_code: curl: (22) ..." and "After connection: ssh: ..." in
         # words: what the command printed
         end = p.summary.find(f" [msg {p.trigger_seq}]") if p.summary.startswith("After ") else -1
-        summary = f"After {summary_said(p.summary[6:end])}{p.summary[end:]}" if end > 6 else p.summary
+        reported = _reported_at(failed_at, p).rstrip()  # "[msg 7], reported at" a sub-agent's failure
+        summary = (f"After {summary_said(p.summary[6:end])}{' ' + reported if reported else ''}{p.summary[end:]}"
+                   if end > 6 else p.summary)
         add(p.session, p.seq, 5, "pivot", p.agent, summary, p.timestamp)
     for h in a.hypotheses[:60]:
         add(h.session, h.seq, 6, "hypothesis", h.agent, _short(h.text, 200), h.timestamp)
@@ -1704,6 +1709,28 @@ _KIND_COUNTED = {"exit_code": ("failed command", "failed commands"),
                  "timeout": ("command that timed out", "commands that timed out")}
 """What went wrong counts the errors of each :data:`failures.WORDED_KINDS` in these words, not by
 the JSON's kind ("1× exit_code [msg 6]")."""
+
+
+def _sub_agent_failures(a: SessionAnalysis) -> dict[tuple[str, int], int]:
+    """(session, pivot seq) -> the seq of the failure of the sub-agent each pivot turned from
+    ("After sub-agent abc123's exit_code: ... [msg 2]", analysis._spawn_pivots: its last error;
+    the summary links the report that handed it over alone). Few pivots, fewer of them such."""
+    out: dict[tuple[str, int], int] = {}
+    for p in a.pivots:
+        end = p.summary.find("'s ", 16) if p.summary.startswith("After sub-agent ") else -1
+        if end > 16:
+            who = p.summary[16:end]
+            seqs = [e.seq for e in a.errors if e.agent == who and e.session == p.session]
+            if seqs:
+                out[(p.session, p.seq)] = max(seqs)
+    return out
+
+
+def _reported_at(failed_at: dict[tuple[str, int], int], p: PivotRecord) -> str:
+    """"[msg 7], reported at " before a pivot's [msg 2] where it turned from a sub-agent's failure
+    (:func:`_sub_agent_failures`): the failure links its own message; "" for any other pivot."""
+    seq = failed_at.get((p.session, p.seq)) if failed_at else None
+    return f"[msg {seq}], reported at " if seq is not None and seq != p.trigger_seq else ""
 
 
 def _error_words(e: ErrorRecord, limit: int, statuses: dict) -> str:

@@ -35,7 +35,8 @@ def _said(tmp_path: Path, kind: str, said: str) -> None:
     assert pivot.summary.startswith(f"After sub-agent abc123's {kind}: {said} [msg 2], moved from ")  # the JSON's
     assert trigger_said(pivot, 400) == f"sub-agent abc123's {said}"
     md = render_postmortem(analysis, "md")
-    assert (f"| main | pivot | After sub-agent abc123's {said} [[msg 2]](#msg-2), moved from launching the server "
+    assert (f"| main | pivot | After sub-agent abc123's {said} [[msg 7]](#msg-7), reported at [[msg 2]](#msg-2), "
+            "moved from launching the server "
             "to checking installed versions: pip show sglang (on gpu01) |") in md, md
     (well,) = [x for x in postmortem_view(analysis)["went_well"] if x.startswith("Changed approach")]
     assert well.startswith(f"Changed approach after sub-agent abc123's {said[:40]}"), well
