@@ -627,14 +627,22 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
     # and the check an agent had just read when it stated a finding in words (a sub-agent's
     # "d2t holds absolute ids" after printing d2t): the step that shows it
     read: set[tuple[str, int]] = {(f.session, s) for f in analysis.findings for s in f.read_seqs}
-    read.update((p.session, p.trigger_seq) for p in analysis.pivots)
+    # a pivot that names the call whose output prompted it (trigger_command) was read from that
+    # call alone; one that names none (a metric's) from any call its message answered
+    named: set[tuple[str, int, str]] = {(p.session, p.trigger_seq, typed) for p in analysis.pivots
+                                        if (typed := getattr(p, "trigger_command", ""))}
+    read.update((p.session, p.trigger_seq) for p in analysis.pivots if not getattr(p, "trigger_command", ""))
     outputs: set[tuple[str, int]] = {(f.session, s) for f in analysis.findings for s in f.evidence_seqs}
     outputs |= read
+    outputs.update((session, seq) for session, seq, _ in named)
     # Of calls answered in one message, the one whose output showed the finding (was: each; an
-    # `nvidia-smi` beside the `grep server_args` that showed one drafted token became a step).
+    # `nvidia-smi` beside the `grep server_args` that showed one drafted token became a step),
+    # and the one whose output prompted the pivot (was: each; a `grep -c "accept len"` beside
+    # the `tail` that printed the IndexError)
     together = answered_together(analysis.commands)
     apart = {(c.session, c.seq, c.command) for c in analysis.commands
              if (c.session, c.result_seq) in together and (c.session, c.result_seq) not in read
+             and (c.session, c.result_seq, c.command) not in named
              and not any(_shows(c, f, together) for f in analysis.findings)}
     starts = {(p.session, p.seq) for p in analysis.pivots}
     # A call blocked by a hook or refused never ran: nothing was learnt from it, and the step
@@ -1265,28 +1273,30 @@ def _why_said(why: str, names: _VarNames) -> str:
 _VAR_IN_TITLE = r"<\1>"
 
 
-def _led_by_their_words(commands: list[CommandRecord]) -> set[tuple[str, int]]:
-    """(session, seq) of each command that is the first its agent ran after the words it is shown
+def _led_by_their_words(commands: list[CommandRecord]) -> set[tuple[str, int, str]]:
+    """(session, seq, command) of each command that is the first its agent ran after the words it is shown
     with (``why``). The agent's last words stand for every command until it says more ("Let me see
     what changed in the checkout", then `git log`, then the benchmark): they explain the first
     step they led to, not the others, whether or not that first one became a step (the benchmark
-    was given the git log's reason when `git log` was no step)."""
-    led: set[tuple[str, int]] = set()
+    was given the git log's reason when `git log` was no step). Of calls made in one message
+    (Gemini's parallel ``functionCall`` parts) the first is led: its words ("Counting the decode
+    lines", then `grep -c` and `tail`) were the `tail` step's when `grep -c` was no step."""
+    led: set[tuple[str, int, str]] = set()
     last: dict[tuple[str, str], str] = {}
     for c in commands:
         agent = (c.session, c.agent)
         if c.why and c.why != last.get(agent):
-            led.add((c.session, c.seq))
+            led.add((c.session, c.seq, c.command))
         last[agent] = c.why
     return led
 
 
-def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set[tuple[str, int]],
+def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set[tuple[str, int, str]],
          decided: dict[tuple[str, int], CommandRecord] | None = None,
          together: dict[tuple[str, int], set[str]] | None = None) -> str:
     # The reasoning often leads into the command ("Let me check the speculators code: [bash]");
     # followed by our own sentences, its colon would announce them instead.
-    why = _reason(cmd.why or "") if (cmd.session, cmd.seq) in led else ""
+    why = _reason(cmd.why or "") if (cmd.session, cmd.seq, cmd.command) in led else ""
     why = why[:-1].rstrip() + "." if why.endswith(":") else why
     # The same words said again later stand for the step they were first said for.
     parts = [why] if why and why not in said else []

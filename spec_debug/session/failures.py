@@ -317,9 +317,16 @@ def failure_said(exception: str | None, kind: str, message: str, status: int | N
 
 def summary_said(said: str, status: int | None = None) -> str:
     """A summary's error as :func:`error_said` wrote it ("connection: ssh: ..." in a pivot's
-    "After connection: ssh: ... [msg 8]") in words (:func:`failure_said`); any other as it is."""
+    "After connection: ssh: ... [msg 8]") in words (:func:`failure_said`); any other as it is.
+    A sub-agent's failure its parent turned from ("sub-agent abc123's exit_code: ...",
+    analysis._spawn_pivots) keeps whose it was: "sub-agent abc123's launch_server.py: ..."."""
+    whose = ""
+    if said.startswith("sub-agent "):
+        cut = said.find("'s ", 10)
+        if cut > 0:
+            whose, said = said[:cut + 3], said[cut + 3:]
     kind, colon, message = said.partition(": ")
-    return failure_said(None, kind, message, status) if colon and kind in _NOTHING_SAID else said
+    return whose + (failure_said(None, kind, message, status) if colon and kind in _NOTHING_SAID else said)
 
 # A compiled literal finds a short needle about twice as fast as ``in`` does (measured on
 # 10 KB server logs, CPython 3.11); gates that scan every output use it, after a test for

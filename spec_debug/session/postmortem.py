@@ -33,7 +33,7 @@ from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host, redeploys, starts_service
-from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
+from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord, PivotRecord
 from spec_debug.session.reverts import Reverts, rolls_back, switches_source
 from spec_debug.session.segments import COMPACTION_TITLE
 from spec_debug.session.shell import _LAUNCH as _LAUNCH_WORDS
@@ -373,12 +373,14 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
 
     # what prompted it, not only where (the reader saw "after [msg 45]" and went looking)
     turned_to = _turned_to(a)
-    went_well = [f"Changed approach after {_then_space(trigger_said(p, 100))}[msg {p.trigger_seq}]: "
+    failed_at = _sub_agent_failures(a)
+    went_well = [f"Changed approach after {_then_space(trigger_said(p, 100))}{_reported_at(failed_at, p)}"
+                 f"[msg {p.trigger_seq}]: "
                  f"{_in_sentence(CATEGORY_TITLES[p.from_category])} → "
                  f"{turned_to.get((p.session, p.seq)) or _in_sentence(CATEGORY_TITLES[p.to_category])} "
                  f"[msg {p.seq}] ({p.agent})." for p in a.pivots]
     went_well += [f"Hypothesis confirmed [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]" for h in confirmed]
-    resolution = _resolution(a, reverts)
+    resolution, read_before = _resolution(a, reverts)
     # a change measured again and found to help: the fix was checked, not assumed (a shell log
     # has no hypothesis to confirm, and said "nothing recognised" for a fix it measured)
     went_well += [f"The change was measured again: {line[0].lower()}{line[1:]}" for line in resolution
@@ -401,16 +403,21 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                               f"{_short(loop_error[id(lp)], 100)}")
     went_wrong += _reverted_falls(a, reverts)
     kinds: dict[str, list[int]] = {}
-    said: dict[str, str] = {}  # what the first error of a kind with no exception's name said
+    first: dict[str, ErrorRecord] = {}  # the first error of a kind with no exception's name that said something
     for e in a.errors:
         if (e.session, e.seq) not in polls:  # told once, by the poll's loop line above
             kinds.setdefault(e.exception or e.kind, []).append(e.seq)
-            if not e.exception and e.kind not in said and e.message.strip():
-                said[e.kind] = _short(e.message, 120)
+            if not e.exception and e.kind not in first and e.message.strip():
+                first[e.kind] = e
     # "1× exit_code [msg 6]" named no failure: the kind alone (exit_code, connection, agent_error)
-    # does not say which command failed or how; an exception's name does ("1× IndexError")
-    went_wrong += [f"{len(seqs)}× {kind} " + " ".join(f"[msg {s}]" for s in seqs[:5]) + ("…" if len(seqs) > 5 else "")
-                   + (f" — {'the first: ' if len(seqs) > 1 else ''}{said[kind]}" if kind in said else "")
+    # does not say which command failed or how; an exception's name does ("1× IndexError"). A
+    # kind the rest of the postmortem says in words is counted in words ("1 failed command"), and
+    # its first error said as the timeline says it ("exit status 2: ls: cannot access ...")
+    statuses = _exit_statuses(a, list(first.values()))
+    went_wrong += [(counted(len(seqs), *_KIND_COUNTED[kind]) if kind in _KIND_COUNTED else f"{len(seqs)}× {kind}") + " "
+                   + " ".join(f"[msg {s}]" for s in seqs[:5]) + ("…" if len(seqs) > 5 else "")
+                   + (f" — {'the first: ' if len(seqs) > 1 else ''}{_error_words(first[kind], 120, statuses) if kind in _KIND_COUNTED else _short(first[kind].message, 120)}"
+                      if kind in first else "")
                    for kind, seqs in kinds.items()]
     went_wrong += [f"Hypothesis ruled out [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]"
                    for h in a.hypotheses if h.status == "ruled_out"]
@@ -478,6 +485,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         "detection": detection,
         "root_causes": root_causes,
         "resolution": resolution,
+        # the reading each rise was from, linked after the line in the rendered postmortem (the
+        # line linked the after alone: "rose from 54.8 to 96.8 tok/s [msg 16]")
+        "resolution_read_before": read_before,
         "went_well": went_well,
         "went_wrong": went_wrong,
         "action_items": action_items,
@@ -494,7 +504,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         "agents": a.agents,
     }
     # Every [msg N] a claim mentions, and every timeline row, gets a supporting entry to link to.
-    refs = {int(n) for n in _MSG_REF.findall(repr([summary, detection, root_causes, view["resolution"], went_well,
+    refs = {int(n) for n in _MSG_REF.findall(repr([summary, detection, root_causes, view["resolution"], read_before, went_well,
                                                     went_wrong, action_items, open_questions, view["timeline"]]))}
     refs.update(item["seq"] for item in view["timeline"] if item["seq"] is not None)
     view["supporting"] = _supporting(a, refs)
@@ -669,16 +679,17 @@ RISE = 1.05
 """A throughput reading this much above the best before it is a rise, as for pivots (analysis.py)."""
 
 
-def _resolution(a: SessionAnalysis, reverts: Reverts | None = None) -> list[str]:
+def _resolution(a: SessionAnalysis, reverts: Reverts | None = None) -> tuple[list[str], list[str]]:
     """What resolved it, as the SRE book's "Resolution": each rise of the measured throughput
     and the changes made since the reading before it (TRANSCRIPTS.md section 4: "the last config
-    or code change followed by a metric improvement")."""
+    or code change followed by a metric improvement"); and beside each line where the reading it
+    rose from was read ("54.8 tok/s was read at [msg 9]."; "" where the line links it already)."""
     # in the order the sessions are listed (by time: in_time_order), not by their ids
     reverts = reverts or Reverts(a.commands)
     rank = {s.get("id"): k for k, s in enumerate(a.sessions)}
     readings = sorted((m for m in a.metrics if m.name == "throughput" and m.source == "output" and not m.baseline),
                       key=lambda m: (rank.get(m.session, len(rank)), m.seq))
-    out: list[tuple[tuple[int, int], str]] = []
+    out: list[tuple[tuple[int, int], str, str]] = []
     # A rise is on one host, as in _impact; each host's own (a session that fixed gpu-a, then
     # gpu-b, told gpu-b's rise only, and credited it with gpu-a's edit as well).
     by_host = _by_host(readings)
@@ -694,12 +705,13 @@ def _resolution(a: SessionAnalysis, reverts: Reverts | None = None) -> list[str]
         shown = ", ".join(f"{_change(a, c)} [msg {c.seq}]" for c in changes[-3:])
         host = f" on {m.host}" if m.host else ""
         return [f"Throughput was first measured after {shown}: {m.value:g} tok/s{host} [msg {m.seq}]; "
-                "nothing was measured before the changes to compare it with."]
-    return [line for _, line in sorted(out)][-5:]
+                "nothing was measured before the changes to compare it with."], [""]
+    told = sorted(out)[-5:]
+    return [line for _, line, _ in told], [before for _, _, before in told]
 
 
 def _reported_rise(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int],
-                   one_host: bool, reverts: Reverts) -> list[tuple[tuple[int, int], str]]:
+                   one_host: bool, reverts: Reverts) -> list[tuple[tuple[int, int], str, str]]:
     """The rise from the throughput the user reported to the first one measured on the host, when
     that was measured only after changes there (:func:`_reported_before`)."""
     m = readings[0]
@@ -711,7 +723,8 @@ def _reported_rise(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[
     host = f" on {m.host}" if m.host else ""
     return [((rank.get(m.session, len(rank)), m.seq),
              f"Throughput rose from {reported.value:g} tok/s as reported [msg {reported.seq}] to {m.value:g} "
-             f"tok/s{host} [msg {m.seq}] after {shown}{_reverted_said(a, changes, m, changes[-3:], reverts)}.")]
+             f"tok/s{host} [msg {m.seq}] after {shown}{_reverted_said(a, changes, m, changes[-3:], reverts)}.",
+             "")]  # the report it rose from is linked in the line
 
 
 def _by_host(readings: list[MetricRecord]) -> dict[str | None, list[MetricRecord]]:
@@ -1091,9 +1104,10 @@ def _first_after_changes(a: SessionAnalysis, readings: list[MetricRecord]) -> tu
 
 
 def _rises(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int],
-           reverts: Reverts) -> list[tuple[tuple[int, int], str]]:
-    """The rises of one host's throughput readings, each keyed by where it was read."""
-    out: list[tuple[tuple[int, int], str]] = []
+           reverts: Reverts) -> list[tuple[tuple[int, int], str, str]]:
+    """The rises of one host's throughput readings, each keyed by where it was read, and where the
+    reading it rose from was read."""
+    out: list[tuple[tuple[int, int], str, str]] = []
     # of one batch size and model, as in _same_row: SpecForge#339's EAGLE3 run at bs=4 did
     # not "rise from 159.78" (a bs=1 run) "to 426.46 tok/s"
     rows = _rows(a, readings)
@@ -1119,7 +1133,8 @@ def _rises(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int
         host = f" on {m.host}" if m.host else ""
         out.append(((rank.get(m.session, len(rank)), m.seq),
                     f"Throughput rose from {best_before.value:g} to {m.value:g} tok/s{host} [msg {m.seq}] after {shown}"
-                    + _reverted_said(a, changes, m, changes[-3:], reverts) + "."))
+                    + _reverted_said(a, changes, m, changes[-3:], reverts) + ".",
+                    f"{best_before.value:g} tok/s was read at [msg {best_before.seq}]."))
     return out
 
 
@@ -1558,11 +1573,14 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
         if m.source == "output" and m.name in _IMPACT_METRICS:
             add(m.session, m.seq, 4, "metric", m.agent, f"{m.name} {m.value:g} {m.unit}" + (f" on {m.host}" if m.host else ""),
                 m.timestamp)
+    failed_at = _sub_agent_failures(a)
     for p in a.pivots:
         # the JSON's "After exit_code: curl: (22) ..." and "After connection: ssh: ..." in
         # words: what the command printed
         end = p.summary.find(f" [msg {p.trigger_seq}]") if p.summary.startswith("After ") else -1
-        summary = f"After {summary_said(p.summary[6:end])}{p.summary[end:]}" if end > 6 else p.summary
+        reported = _reported_at(failed_at, p).rstrip()  # "[msg 7], reported at" a sub-agent's failure
+        summary = (f"After {summary_said(p.summary[6:end])}{' ' + reported if reported else ''}{p.summary[end:]}"
+                   if end > 6 else p.summary)
         add(p.session, p.seq, 5, "pivot", p.agent, summary, p.timestamp)
     for h in a.hypotheses[:60]:
         add(h.session, h.seq, 6, "hypothesis", h.agent, _short(h.text, 200), h.timestamp)
@@ -1683,6 +1701,36 @@ _MD_HEADING_MARKS = re.compile(r"\A\s*#{1,6}[ \t]+")
 
 def _short(text: str | None, limit: int) -> str:
     return cut_at_word(" ".join((text or "").split()), limit)
+
+
+_KIND_COUNTED = {"exit_code": ("failed command", "failed commands"),
+                 "connection": ("failed connection", "failed connections"),
+                 "tool_error": ("failed tool call", "failed tool calls"),
+                 "timeout": ("command that timed out", "commands that timed out")}
+"""What went wrong counts the errors of each :data:`failures.WORDED_KINDS` in these words, not by
+the JSON's kind ("1× exit_code [msg 6]")."""
+
+
+def _sub_agent_failures(a: SessionAnalysis) -> dict[tuple[str, int], int]:
+    """(session, pivot seq) -> the seq of the failure of the sub-agent each pivot turned from
+    ("After sub-agent abc123's exit_code: ... [msg 2]", analysis._spawn_pivots: its last error;
+    the summary links the report that handed it over alone). Few pivots, fewer of them such."""
+    out: dict[tuple[str, int], int] = {}
+    for p in a.pivots:
+        end = p.summary.find("'s ", 16) if p.summary.startswith("After sub-agent ") else -1
+        if end > 16:
+            who = p.summary[16:end]
+            seqs = [e.seq for e in a.errors if e.agent == who and e.session == p.session]
+            if seqs:
+                out[(p.session, p.seq)] = max(seqs)
+    return out
+
+
+def _reported_at(failed_at: dict[tuple[str, int], int], p: PivotRecord) -> str:
+    """"[msg 7], reported at " before a pivot's [msg 2] where it turned from a sub-agent's failure
+    (:func:`_sub_agent_failures`): the failure links its own message; "" for any other pivot."""
+    seq = failed_at.get((p.session, p.seq)) if failed_at else None
+    return f"[msg {seq}], reported at " if seq is not None and seq != p.trigger_seq else ""
 
 
 def _error_words(e: ErrorRecord, limit: int, statuses: dict) -> str:
