@@ -119,15 +119,28 @@ So a closing parenthesis, where the value opens none: `login(token=abc)` and the
 `(..., facts.hf_token = None)` lost their ")" to the mask (`a(b)` is a value of its own).
 A "]" that closes a "[" the value opened is the value's: `token=d[0]` read `token=***REDACTED***]`."""
 
-_IN_QUERY = r"(?:(?<=[?&])(?P<query>)|(?<![?&]))"
-"""Where a name stands as a URL query's parameter, after its "?" or "&" (`/v1/models?token=abc&model=x`):
-sets the group `query`, for _QUERY_OR_BARE_VALUE (an alternation: re leaves an optional empty group unset)."""
+_FORM_BODY_START = r"(?-i:" + "|".join(rf"(?<={flag}{q})" for flag in (r"\s-d", r"\s-d\s", r"\s--data\s", r"\s--data-raw\s",
+                                                                          r"\s--data-binary\s", r"\s--data-ascii\s", r"\bdata=")
+                                         for q in ("'", '"')) + ")"
+"""The opening quote of a form body, before its first field: curl's `-d 'token=abc&x=1'` (and
+--data, --data-raw, --data-binary, --data-ascii: "curl does not encode or change the data you
+tell it to send", its fields joined by "&" as a browser's form is; everything.curl.dev, "Simple
+POST"), and a Python client's `data="client_secret=abc&grant_type=x"` (a string body is sent as
+it is). Not --data-urlencode (curl URL-encodes its content: a "&" there is the value's own, sent
+as %26) nor -F (a multipart field, its content literal; `;type=` ends it, as _BARE_VALUE reads)."""
 
-_QUERY_OR_BARE_VALUE = r"(?(query)[^\s\"'&#<>()\[\]{},;]+|" + _BARE_VALUE + ")"
+_IN_QUERY = r"(?:(?<=[?&])(?P<query>)|(?<=['\"])" + _FORM_BODY_START + r"(?P<form>)|(?<![?&]))"
+"""Where a name stands as a URL query's parameter, after its "?" or "&" (`/v1/models?token=abc&model=x`):
+sets the group `query`, for _QUERY_OR_BARE_VALUE (an alternation: re leaves an optional empty group unset).
+Or as a form body's first field (_FORM_BODY_START): the group `form`; its later fields stand after "&"."""
+
+_QUERY_OR_BARE_VALUE = r"(?(query)[^\s\"'&#<>()\[\]{},;]+|(?(form)[^\s\"'&]+|" + _BARE_VALUE + "))"
 """A parameter's value in a URL query ends at its next "&" (the next parameter) or "#" (the fragment;
 RFC 3986 3.4, 3.5; WHATWG URL's application/x-www-form-urlencoded parser splits on "&"): read to the
 next space, `?token=abc&model=x&stream=true` was masked `?token=***REDACTED***`, the parameters
-after it lost from the evidence. A "&" in a secret is percent-encoded in a URL (%26). Elsewhere
+after it lost from the evidence. A "&" in a secret is percent-encoded in a URL (%26). A form
+body's first field ends at its "&" only (a body has no fragment: `-d 'password=Pa#ss(1)&u=bob'`):
+masked to the closing quote, `-d 'token=abc&x=1'` lost the fields after the token. Elsewhere
 a value is _BARE_VALUE (an env file's `password: a&b` is one value)."""
 
 _KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER|PRIVATE)[_-]?KEY|MYSQL[_-]PWD|(?:GITHUB|GITLAB|GH)[_-]?PAT|PASSPHRASE"
