@@ -172,7 +172,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # reads its .env (`env('DB_PASSWORD', 'secret')`: laravel.com/docs/configuration, "env" helper's
     # second argument the default) and Ruby's ENV (`ENV.fetch("API_KEY", "dev-key")`): the default
     # is typed in clear, used where the variable is unset.
-    re.compile(r"(?i)(?:\[\s*|(?:setdefault|putenv|getenv|get|env|fetch)\(\s*)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"(?P=q))"
+    re.compile(r"(?i)(?:\[\s*|(?:setdefault|putenv|getenv|get|pop|env|fetch)\(\s*)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"(?P=q))"
                r"[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?(?P=q)"
                r"\s*(?:\]\s*=(?!=)|,)\s*(?![\"']\d{1,11}[\"'])(?P<secret>\"[^\"\n]*\"|'[^'\n]*')"),
     # Before NAME=value: a cookie's whole value is one secret, not its `csrftoken=` alone (secret_spans
@@ -476,6 +476,31 @@ class _Scoped:
         out.append(text[pos:])
         return "".join(out)
 
+class _OnLines(_Scoped):
+    """``inner`` on each line that holds one of ``literals`` (found by str.find, a fast scan), not
+    over the whole text: for a pattern with no literal start of its own, whose literals are common
+    words (" or "), so that it costs a scan of those lines only."""
+
+    __slots__ = ("_literals",)
+
+    def __init__(self, literals: tuple[str, ...], inner: re.Pattern[str]) -> None:
+        self._literals = literals
+        self._inner = inner.finditer
+
+    def finditer(self, text: str):
+        lines = set()
+        for literal in self._literals:
+            at = text.find(literal)
+            while at >= 0:
+                start = text.rfind("\n", 0, at) + 1
+                end = text.find("\n", at)
+                end = len(text) if end < 0 else end
+                lines.add((start, end))
+                at = text.find(literal, end)
+        for start, end in sorted(lines):
+            yield from self._inner(text, start, end)
+
+
 _DOCKERFILE_LEGACY = re.compile(r"(?m)^[ \t]*(?:ENV|ARG)[ \t]+(?!(?i:" + _TOKENIZER_TOKENS + r")[ \t])(?i:[A-Z0-9_]{0,64}?"
                                 r"(?:TOKEN|SECRET(?:_?KEY(?:_?BASE)?)?|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|"
                                 + _KEY_SECRETS.replace("[_-]", "_") + r"))(?:_?\d{1,3})?[ \t]+" + _SHELL_REFERENCE
@@ -494,6 +519,20 @@ default), `process.env.API_KEY || "dev-key"` and `?? "dev-key"` (JS), `ENV["API_
 used whenever the variable is unset; NAME=value stopped at the read and kept it. Run where
 "environ", "getenv", "process.env" or "ENV" is in the text (_TOOL_PATTERNS), once."""
 
+_OR_FALLBACK = _OnLines(tuple(op + q for op in (" or ", " else ", "|| ", "?? ") for q in "\"'"), re.compile(r"(?i)(?<![A-Z0-9_-])(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?"
+                          r"|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=(?![=>])|:)\s*"
+                          r"(?![\"'\s])[^\n;\"']{0,300}?(?:[\"'][^\n;\"']{0,300}?){0,8}?\s(?:or|else|\|\||\?\?)\s+"
+                          r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+')"))
+"""A secret's name set from code's value with a literal to fall back on, as _ENV_FALLBACK reads one
+after the environment: `api_key = args.api_key or "sk-local"`, `token = cfg.token if cfg.token
+else "hf_..."`, `apiKey: opts.apiKey ?? "dev-key"`. The read is no secret (_COMPUTED_VALUE), but
+the literal is typed in clear, used whenever the read is empty (Python reference 6.11, "Boolean
+operations": `x or y` is y when x is false; 6.12, conditional expressions); NAME=value read the
+code before it and kept the literal, as `api_key = "sk-local"` is masked. Not a value that starts
+quoted (NAME=value masks it). Run where " or ", " else ", "||" or "??" is in the text, once, and
+then on the lines that hold one right before a quote only (_OnLines: ` or "`, `?? '`): it starts
+with no literal, and over a whole text it cost as much as NAME=value."""
+
 _URL_SIGNATURE = re.compile(r"[?&](?:X-(?:Amz|Goog)-Signature|Signature|sig)=(?P<secret>[^\s\"'&#<>()\[\]{},;]+)")
 """A pre-signed URL's signature, a query parameter: S3's SigV4 X-Amz-Signature and SigV2 Signature
 (docs.aws.amazon.com AmazonS3 "Authenticating Requests: Using Query Parameters"), GCS's
@@ -511,6 +550,11 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("getenv", _ENV_FALLBACK),
     ("process.env", _ENV_FALLBACK),
     ("ENV", _ENV_FALLBACK),
+    # A secret's literal fallback after code's value (_OR_FALLBACK).
+    (" or ", _OR_FALLBACK),
+    (" else ", _OR_FALLBACK),
+    ("||", _OR_FALLBACK),
+    ("??", _OR_FALLBACK),
     # mongosh -p PASSWORD, and the legacy mongo shell's and the database tools' (mongodump ...)
     # -p (mongo(1): "[-u <username>] [-p <password>]"; mongosh's --password, -p). `--password X`
     # is the flag pattern's; `-p` with no value is the shell asking for it.
