@@ -533,13 +533,17 @@ quoted (NAME=value masks it). Run where " or ", " else ", "||" or "??" is in the
 then on the lines that hold one right before a quote only (_OnLines: ` or "`, `?? '`): it starts
 with no literal, and over a whole text it cost as much as NAME=value."""
 
-_URL_SIGNATURE = re.compile(r"[?&](?:X-(?:Amz|Goog)-Signature|Signature|sig)=(?P<secret>[^\s\"'&#<>()\[\]{},;]+)")
+_URL_SIGNATURE = re.compile(r"(?:[?&](?:amp;)?|\\u0026)(?:X-(?:Amz|Goog)-Signature|Signature|sig)=(?P<secret>[^\s\"'&#<>()\[\]{},;\\]+)")
 """A pre-signed URL's signature, a query parameter: S3's SigV4 X-Amz-Signature and SigV2 Signature
 (docs.aws.amazon.com AmazonS3 "Authenticating Requests: Using Query Parameters"), GCS's
 X-Goog-Signature, an Azure SAS's sig (learn.microsoft.com, "Create a service SAS": the signature
 grants the access until se). The URL is a credential until it expires. Read to the next "&" as a
 query's value is (_QUERY_OR_BARE_VALUE): a X-Amz-Security-Token before it used to be masked to the
-next space, over the signature; now bounded, the signature is masked on its own."""
+next space, over the signature; now bounded, the signature is masked on its own.
+The "&" before it may be escaped: `&amp;` in HTML or XML, and `\\u0026` in the JSON a Go tool prints
+(pkg.go.dev/encoding/json, Marshal: "&" is escaped to "\\u0026" by HTMLEscape; `mc share download
+--json`): the URL is the same credential, and the signature stood in clear. A backslash ends it (a
+signature is hex, base64 or percent-encoded: the next `\\u0026` is no part of it)."""
 
 _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A pre-signed URL's signature (_URL_SIGNATURE).
