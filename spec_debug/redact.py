@@ -319,6 +319,11 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # lines, `login` and `account` may come between (netrc(5): GNU inetutils and curl read the same
     # form). No "=" or ":" before the value, so NAME=value above does not read it.
     re.compile(r"machine(?<=\bmachine)\s+\S+(?:\s+(?:login|account)\s+\S+)*\s+password\s+(?P<secret>\S+)"),
+    # And its `default` entry, which stands for any machine (netrc(5): "default  This is the same as
+    # machine name except that default matches any name"; curl and Python's netrc module read it):
+    # `default login anonymous password PASS`. After its login or account only: prose ("the default
+    # password is ...", "default login page, password reset") has no `default login USER password`.
+    re.compile(r"default(?<=\bdefault)(?:\s+(?:login|account)\s+[^\s,;]+)+\s+password\s+(?P<secret>\S+)"),
     # aws configure set aws_secret_access_key VALUE (docs.aws.amazon.com/cli/latest/reference/
     # configure/set.html), as a session types it to reach a bucket of checkpoints.
     re.compile(r"aws(?<=\baws)\s+configure\s+set\s+(?:[^\s;|&]+\s+){0,4}?(?:[\w-]+\.)?"
