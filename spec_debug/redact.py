@@ -550,6 +550,18 @@ The "&" before it may be escaped: `&amp;` in HTML or XML, and `\\u0026` in the J
 --json`): the URL is the same credential, and the signature stood in clear. A backslash ends it (a
 signature is hex, base64 or percent-encoded: the next `\\u0026` is no part of it)."""
 
+_FORM_FIELDS = _Scoped(r"(?-i:\s-d\s?|\s--data(?:-raw|-binary|-ascii)?\s|\bdata=)(?P<q>['\"])[^'\"\n]{0,4000}",
+                       r"(?i)(?<=&)(?!" + _TOKENIZER_TOKENS + r"=)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD"
+                       r"|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r"|[A-Z0-9][_-]PASS)(?:[_-]?\d{1,3})?="
+                       r"(?!\$)(?P<secret>[^&'\"\s]*#[^&'\"\s]*)")
+"""A later field of a form body (_FORM_BODY_START: `curl -d 'user=bob&password=Pa#ss1'`) whose
+value holds a "#": read as a URL query's (_QUERY_OR_BARE_VALUE), its value ended at the "#", a
+fragment in a URL, and the rest of the password stood after the mask (`password=***REDACTED***#ss1`).
+A body has no fragment (curl sends -d's bytes as given: everything.curl.dev, "Simple POST"), so
+the field runs to its "&" or the body's closing quote; what NAME=value masked is masked again
+with the rest. Run inside a form body only (the scope), where "#" and "-d" or "data=" are in the
+text; first (_patterns_for), so that secret_spans keeps its whole field, not NAME=value's part."""
+
 _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A pre-signed URL's signature (_URL_SIGNATURE).
     ("Signature=", _URL_SIGNATURE),
@@ -704,6 +716,8 @@ def _patterns_for(text: str) -> list[re.Pattern[str]]:
         else:  # _PASS_NAME and _PASS_FLAG, which no literal starts, run only where they may match
             patterns = _PATTERNS_WITH_CLIENTS_NO_PASS if clients else _PATTERNS_NO_PASS
         tools = list(dict.fromkeys(pattern for literal, pattern in _TOOL_PATTERNS if literal in text))
+        if "#" in text and ("-d" in text or "data=" in text):  # before NAME=value: its span is the whole field
+            patterns = [_FORM_FIELDS] + patterns
         return patterns[:-len(_TOKEN_PATTERNS)] + tools + _TOKEN_PATTERNS if tools else patterns
     return _TOKEN_PATTERNS if _may_hold_token(text) else []
 
