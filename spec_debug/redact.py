@@ -119,15 +119,28 @@ So a closing parenthesis, where the value opens none: `login(token=abc)` and the
 `(..., facts.hf_token = None)` lost their ")" to the mask (`a(b)` is a value of its own).
 A "]" that closes a "[" the value opened is the value's: `token=d[0]` read `token=***REDACTED***]`."""
 
-_IN_QUERY = r"(?:(?<=[?&])(?P<query>)|(?<![?&]))"
-"""Where a name stands as a URL query's parameter, after its "?" or "&" (`/v1/models?token=abc&model=x`):
-sets the group `query`, for _QUERY_OR_BARE_VALUE (an alternation: re leaves an optional empty group unset)."""
+_FORM_BODY_START = r"(?-i:" + "|".join(rf"(?<={flag}{q})" for flag in (r"\s-d", r"\s-d\s", r"\s--data\s", r"\s--data-raw\s",
+                                                                          r"\s--data-binary\s", r"\s--data-ascii\s", r"\bdata=")
+                                         for q in ("'", '"')) + ")"
+"""The opening quote of a form body, before its first field: curl's `-d 'token=abc&x=1'` (and
+--data, --data-raw, --data-binary, --data-ascii: "curl does not encode or change the data you
+tell it to send", its fields joined by "&" as a browser's form is; everything.curl.dev, "Simple
+POST"), and a Python client's `data="client_secret=abc&grant_type=x"` (a string body is sent as
+it is). Not --data-urlencode (curl URL-encodes its content: a "&" there is the value's own, sent
+as %26) nor -F (a multipart field, its content literal; `;type=` ends it, as _BARE_VALUE reads)."""
 
-_QUERY_OR_BARE_VALUE = r"(?(query)[^\s\"'&#<>()\[\]{},;]+|" + _BARE_VALUE + ")"
+_IN_QUERY = r"(?:(?<=[?&])(?P<query>)|(?<=['\"])" + _FORM_BODY_START + r"(?P<form>)|(?<![?&]))"
+"""Where a name stands as a URL query's parameter, after its "?" or "&" (`/v1/models?token=abc&model=x`):
+sets the group `query`, for _QUERY_OR_BARE_VALUE (an alternation: re leaves an optional empty group unset).
+Or as a form body's first field (_FORM_BODY_START): the group `form`; its later fields stand after "&"."""
+
+_QUERY_OR_BARE_VALUE = r"(?(query)[^\s\"'&#<>()\[\]{},;]+|(?(form)[^\s\"'&]+|" + _BARE_VALUE + "))"
 """A parameter's value in a URL query ends at its next "&" (the next parameter) or "#" (the fragment;
 RFC 3986 3.4, 3.5; WHATWG URL's application/x-www-form-urlencoded parser splits on "&"): read to the
 next space, `?token=abc&model=x&stream=true` was masked `?token=***REDACTED***`, the parameters
-after it lost from the evidence. A "&" in a secret is percent-encoded in a URL (%26). Elsewhere
+after it lost from the evidence. A "&" in a secret is percent-encoded in a URL (%26). A form
+body's first field ends at its "&" only (a body has no fragment: `-d 'password=Pa#ss(1)&u=bob'`):
+masked to the closing quote, `-d 'token=abc&x=1'` lost the fields after the token. Elsewhere
 a value is _BARE_VALUE (an env file's `password: a&b` is one value)."""
 
 _KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER|PRIVATE)[_-]?KEY|MYSQL[_-]PWD|(?:GITHUB|GITLAB|GH)[_-]?PAT|PASSPHRASE"
@@ -159,7 +172,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # reads its .env (`env('DB_PASSWORD', 'secret')`: laravel.com/docs/configuration, "env" helper's
     # second argument the default) and Ruby's ENV (`ENV.fetch("API_KEY", "dev-key")`): the default
     # is typed in clear, used where the variable is unset.
-    re.compile(r"(?i)(?:\[\s*|(?:setdefault|putenv|getenv|get|env|fetch)\(\s*)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"(?P=q))"
+    re.compile(r"(?i)(?:\[\s*|(?:setdefault|putenv|getenv|get|pop|env|fetch)\(\s*)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"(?P=q))"
                r"[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?(?P=q)"
                r"\s*(?:\]\s*=(?!=)|,)\s*(?![\"']\d{1,11}[\"'])(?P<secret>\"[^\"\n]*\"|'[^'\n]*')"),
     # Before NAME=value: a cookie's whole value is one secret, not its `csrftoken=` alone (secret_spans
@@ -306,6 +319,11 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # lines, `login` and `account` may come between (netrc(5): GNU inetutils and curl read the same
     # form). No "=" or ":" before the value, so NAME=value above does not read it.
     re.compile(r"machine(?<=\bmachine)\s+\S+(?:\s+(?:login|account)\s+\S+)*\s+password\s+(?P<secret>\S+)"),
+    # And its `default` entry, which stands for any machine (netrc(5): "default  This is the same as
+    # machine name except that default matches any name"; curl and Python's netrc module read it):
+    # `default login anonymous password PASS`. After its login or account only: prose ("the default
+    # password is ...", "default login page, password reset") has no `default login USER password`.
+    re.compile(r"default(?<=\bdefault)(?:\s+(?:login|account)\s+[^\s,;]+)+\s+password\s+(?P<secret>\S+)"),
     # aws configure set aws_secret_access_key VALUE (docs.aws.amazon.com/cli/latest/reference/
     # configure/set.html), as a session types it to reach a bucket of checkpoints.
     re.compile(r"aws(?<=\baws)\s+configure\s+set\s+(?:[^\s;|&]+\s+){0,4}?(?:[\w-]+\.)?"
@@ -463,6 +481,31 @@ class _Scoped:
         out.append(text[pos:])
         return "".join(out)
 
+class _OnLines(_Scoped):
+    """``inner`` on each line that holds one of ``literals`` (found by str.find, a fast scan), not
+    over the whole text: for a pattern with no literal start of its own, whose literals are common
+    words (" or "), so that it costs a scan of those lines only."""
+
+    __slots__ = ("_literals",)
+
+    def __init__(self, literals: tuple[str, ...], inner: re.Pattern[str]) -> None:
+        self._literals = literals
+        self._inner = inner.finditer
+
+    def finditer(self, text: str):
+        lines = set()
+        for literal in self._literals:
+            at = text.find(literal)
+            while at >= 0:
+                start = text.rfind("\n", 0, at) + 1
+                end = text.find("\n", at)
+                end = len(text) if end < 0 else end
+                lines.add((start, end))
+                at = text.find(literal, end)
+        for start, end in sorted(lines):
+            yield from self._inner(text, start, end)
+
+
 _DOCKERFILE_LEGACY = re.compile(r"(?m)^[ \t]*(?:ENV|ARG)[ \t]+(?!(?i:" + _TOKENIZER_TOKENS + r")[ \t])(?i:[A-Z0-9_]{0,64}?"
                                 r"(?:TOKEN|SECRET(?:_?KEY(?:_?BASE)?)?|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|"
                                 + _KEY_SECRETS.replace("[_-]", "_") + r"))(?:_?\d{1,3})?[ \t]+" + _SHELL_REFERENCE
@@ -481,13 +524,43 @@ default), `process.env.API_KEY || "dev-key"` and `?? "dev-key"` (JS), `ENV["API_
 used whenever the variable is unset; NAME=value stopped at the read and kept it. Run where
 "environ", "getenv", "process.env" or "ENV" is in the text (_TOOL_PATTERNS), once."""
 
-_URL_SIGNATURE = re.compile(r"[?&](?:X-(?:Amz|Goog)-Signature|Signature|sig)=(?P<secret>[^\s\"'&#<>()\[\]{},;]+)")
+_OR_FALLBACK = _OnLines(tuple(op + q for op in (" or ", " else ", "|| ", "?? ") for q in "\"'"), re.compile(r"(?i)(?<![A-Z0-9_-])(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?"
+                          r"|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=(?![=>])|:)\s*"
+                          r"(?![\"'\s])[^\n;\"']{0,300}?(?:[\"'][^\n;\"']{0,300}?){0,8}?\s(?:or|else|\|\||\?\?)\s+"
+                          r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+')"))
+"""A secret's name set from code's value with a literal to fall back on, as _ENV_FALLBACK reads one
+after the environment: `api_key = args.api_key or "sk-local"`, `token = cfg.token if cfg.token
+else "hf_..."`, `apiKey: opts.apiKey ?? "dev-key"`. The read is no secret (_COMPUTED_VALUE), but
+the literal is typed in clear, used whenever the read is empty (Python reference 6.11, "Boolean
+operations": `x or y` is y when x is false; 6.12, conditional expressions); NAME=value read the
+code before it and kept the literal, as `api_key = "sk-local"` is masked. Not a value that starts
+quoted (NAME=value masks it). Run where " or ", " else ", "||" or "??" is in the text, once, and
+then on the lines that hold one right before a quote only (_OnLines: ` or "`, `?? '`): it starts
+with no literal, and over a whole text it cost as much as NAME=value."""
+
+_URL_SIGNATURE = re.compile(r"(?:[?&](?:amp;)?|\\u0026)(?:X-(?:Amz|Goog)-Signature|Signature|sig)=(?P<secret>[^\s\"'&#<>()\[\]{},;\\]+)")
 """A pre-signed URL's signature, a query parameter: S3's SigV4 X-Amz-Signature and SigV2 Signature
 (docs.aws.amazon.com AmazonS3 "Authenticating Requests: Using Query Parameters"), GCS's
 X-Goog-Signature, an Azure SAS's sig (learn.microsoft.com, "Create a service SAS": the signature
 grants the access until se). The URL is a credential until it expires. Read to the next "&" as a
 query's value is (_QUERY_OR_BARE_VALUE): a X-Amz-Security-Token before it used to be masked to the
-next space, over the signature; now bounded, the signature is masked on its own."""
+next space, over the signature; now bounded, the signature is masked on its own.
+The "&" before it may be escaped: `&amp;` in HTML or XML, and `\\u0026` in the JSON a Go tool prints
+(pkg.go.dev/encoding/json, Marshal: "&" is escaped to "\\u0026" by HTMLEscape; `mc share download
+--json`): the URL is the same credential, and the signature stood in clear. A backslash ends it (a
+signature is hex, base64 or percent-encoded: the next `\\u0026` is no part of it)."""
+
+_FORM_FIELDS = _Scoped(r"(?-i:\s-d\s?|\s--data(?:-raw|-binary|-ascii)?\s|\bdata=)(?P<q>['\"])[^'\"\n]{0,4000}",
+                       r"(?i)(?<=&)(?!" + _TOKENIZER_TOKENS + r"=)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD"
+                       r"|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r"|[A-Z0-9][_-]PASS)(?:[_-]?\d{1,3})?="
+                       r"(?!\$)(?P<secret>[^&'\"\s]*#[^&'\"\s]*)")
+"""A later field of a form body (_FORM_BODY_START: `curl -d 'user=bob&password=Pa#ss1'`) whose
+value holds a "#": read as a URL query's (_QUERY_OR_BARE_VALUE), its value ended at the "#", a
+fragment in a URL, and the rest of the password stood after the mask (`password=***REDACTED***#ss1`).
+A body has no fragment (curl sends -d's bytes as given: everything.curl.dev, "Simple POST"), so
+the field runs to its "&" or the body's closing quote; what NAME=value masked is masked again
+with the rest. Run inside a form body only (the scope), where "#" and "-d" or "data=" are in the
+text; first (_patterns_for), so that secret_spans keeps its whole field, not NAME=value's part."""
 
 _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A pre-signed URL's signature (_URL_SIGNATURE).
@@ -498,6 +571,11 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("getenv", _ENV_FALLBACK),
     ("process.env", _ENV_FALLBACK),
     ("ENV", _ENV_FALLBACK),
+    # A secret's literal fallback after code's value (_OR_FALLBACK).
+    (" or ", _OR_FALLBACK),
+    (" else ", _OR_FALLBACK),
+    ("||", _OR_FALLBACK),
+    ("??", _OR_FALLBACK),
     # mongosh -p PASSWORD, and the legacy mongo shell's and the database tools' (mongodump ...)
     # -p (mongo(1): "[-u <username>] [-p <password>]"; mongosh's --password, -p). `--password X`
     # is the flag pattern's; `-p` with no value is the shell asking for it.
@@ -638,6 +716,8 @@ def _patterns_for(text: str) -> list[re.Pattern[str]]:
         else:  # _PASS_NAME and _PASS_FLAG, which no literal starts, run only where they may match
             patterns = _PATTERNS_WITH_CLIENTS_NO_PASS if clients else _PATTERNS_NO_PASS
         tools = list(dict.fromkeys(pattern for literal, pattern in _TOOL_PATTERNS if literal in text))
+        if "#" in text and ("-d" in text or "data=" in text):  # before NAME=value: its span is the whole field
+            patterns = [_FORM_FIELDS] + patterns
         return patterns[:-len(_TOKEN_PATTERNS)] + tools + _TOKEN_PATTERNS if tools else patterns
     return _TOKEN_PATTERNS if _may_hold_token(text) else []
 
