@@ -810,7 +810,8 @@ def _run_elsewhere(prog: str, args: list[str], variables: dict[str, str | None])
             if flag in ("-H", "--host", "--url"):
                 daemon = value
         i += 1
-    if i >= len(args) or args[i] not in _ON_DAEMON:
+    if i >= len(args) or args[i] not in _ON_DAEMON or \
+            (args[i] in _MANAGEMENT and (i + 1 >= len(args) or args[i + 1] in _LOCAL_FILES)):
         return None
     if not named:
         daemon = variables.get(_DAEMON_VARIABLES.get(prog, "")) if variables else None
@@ -820,10 +821,22 @@ def _run_elsewhere(prog: str, args: list[str], variables: dict[str, str | None])
     return Target(host=login[1], user=login[0], port=login[2], inner=shlex.join([prog] + args[i:]))
 
 
-_ON_DAEMON = frozenset({"run", "logs", "restart", "start", "stop", "kill", "top", "stats", "inspect"})
+_MANAGEMENT = frozenset({"container", "image", "system", "volume", "network"})
+"""The CLI's management commands (``docker container ls``, ``docker image ls``, ``docker system
+df``): the daemon's objects, as their one-word forms (docker/cli cli/command/commands)."""
+_LOCAL_FILES = frozenset({"cp", "export", "import", "load", "save", "build"})
+"""Their subcommands that read or write this machine's files (a copy, a tar, a build context)."""
+_ON_DAEMON = frozenset({"run", "logs", "restart", "start", "stop", "kill", "top", "stats", "inspect",
+                        "ps", "images", "pull", "push", "rm", "rmi", "create", "pause", "unpause", "wait",
+                        "attach", "port", "diff", "update", "rename", "commit", "tag", "history", "info",
+                        "events"}) | _MANAGEMENT
 """Subcommands whose work (and output) is the daemon's: a new container, a container's log,
 state or processes (docker/cli cli/command/container: run, logs, restart, start, stop, kill, top,
-stats, inspect). Not ``cp`` (it copies to or from this machine's files)."""
+stats, inspect, ...); the daemon's list of its containers and images (``ps``: list.go asks the
+daemon's API, ``images``), an image it pulls into its own store, its ``info`` (the GPU host's
+runtimes, disk). Not ``cp`` (it copies to or from this machine's files), ``build``, ``save``,
+``load`` (a local context or tar), ``login`` (this machine's credentials) or ``version`` (the
+client's, then the daemon's)."""
 
 
 _LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", ""})
