@@ -1721,8 +1721,8 @@ class _SessionState:
             target = shell.with_daemon_host(command, target, known)  # export DOCKER_HOST=ssh://…
             # a context the log created: `docker context create gpu07 --docker host=ssh://…`
             target = docker_contexts.with_context_host(command, target, known)
-        elif target.host is None and known and "run" in command and "docker" in command:
-            # `docker --context gpu08 run …`, a context the log created: the daemon's host runs it
+        elif target.host is None and known and "docker" in command:
+            # `docker --context gpu08 run|logs|ps …`, a context the log created: the daemon's host
             target = docker_contexts.run_on_context_host(command, target, known)
         if "=" in command or "for " in command:
             shell.note_variables(command, known)

@@ -810,8 +810,7 @@ def _run_elsewhere(prog: str, args: list[str], variables: dict[str, str | None])
             if flag in ("-H", "--host", "--url"):
                 daemon = value
         i += 1
-    if i >= len(args) or args[i] not in _ON_DAEMON or \
-            (args[i] in _MANAGEMENT and (i + 1 >= len(args) or args[i + 1] in _LOCAL_FILES)):
+    if not on_daemon(args, i):
         return None
     if not named:
         daemon = variables.get(_DAEMON_VARIABLES.get(prog, "")) if variables else None
@@ -819,6 +818,14 @@ def _run_elsewhere(prog: str, args: list[str], variables: dict[str, str | None])
     if login is None:
         return None
     return Target(host=login[1], user=login[0], port=login[2], inner=shlex.join([prog] + args[i:]))
+
+
+def on_daemon(words: list[str], i: int) -> bool:
+    """Whether ``words[i]``, the subcommand after a docker/podman CLI's own options, does its work
+    on the daemon (:data:`_ON_DAEMON`): ``logs``, ``ps``, ``container ls``; not ``cp``, ``container
+    cp``, ``version``."""
+    return i < len(words) and words[i] in _ON_DAEMON and \
+        (words[i] not in _MANAGEMENT or (i + 1 < len(words) and words[i + 1] not in _LOCAL_FILES))
 
 
 _MANAGEMENT = frozenset({"container", "image", "system", "volume", "network"})
