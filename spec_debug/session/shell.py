@@ -238,7 +238,7 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             target = _docker_elsewhere(argv[1:], _depth)
             if target is not None and target.host is None and variables and not _names_daemon(argv):
                 target = _daemon_host(target, prog, variables)
-        elif prog in ("docker", "podman", "nerdctl") and len(argv) > 2 and \
+        elif prog in ("docker", "podman", "nerdctl") and len(argv) > 1 and \
                 (argv[1] in _ON_DAEMON or (argv[1][:1] == "-" and not _ON_DAEMON.isdisjoint(argv[2:]))):
             target = _run_elsewhere(prog, argv[1:], variables)
         elif (prog in ("docker", "podman") and len(argv) > 3 and argv[1] == "compose") or \
@@ -894,8 +894,10 @@ def _daemon_host(target: Target, prog: str, variables: dict[str, str | None]) ->
 def with_daemon_host(command: str, target: Target, variables: dict[str, str | None]) -> Target:
     """:func:`parse_target`'s ``target`` of a ``docker exec`` typed in a shell where an earlier
     command exported ``DOCKER_HOST=ssh://user@gpu07`` (a terminal log): on gpu07, where the daemon
-    and its containers run (was the container on no host, read as the session's own machine)."""
-    if target.host is not None or target.container is None or not target.container.startswith("docker:"):
+    and its containers run (was the container on no host, read as the session's own machine); so
+    is a ``docker run``, ``logs``, ``ps`` (:func:`on_daemon`) typed there, which reads the variable
+    as the exec does (docker/cli cli/command/cli.go, resolveContextName)."""
+    if target.host is not None or (target.container is not None and not target.container.startswith("docker:")):
         return target
     for name in _DAEMON_VARIABLES.values():
         value = variables.get(name)
