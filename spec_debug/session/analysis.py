@@ -1725,7 +1725,7 @@ class _SessionState:
             # `docker run|logs|ps …` after `export DOCKER_HOST=ssh://gpu08`, or through a context
             # the log created (`docker --context gpu08 logs …`): the daemon's host ran it
             target = docker_contexts.run_on_context_host(command, shell.with_daemon_host(command, target, known), known)
-        if "=" in command or "for " in command:
+        if "=" in command or "for " in command or "unset " in command:
             shell.note_variables(command, known)
         if "context " in command:
             docker_contexts.note_contexts(command, known)

@@ -216,7 +216,7 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             return heredoc
     variables: dict[str, str | None] = {}
     for argv in _segments_of(command):
-        if "=" in argv[0] or argv[0] in ("for", "export", "declare", "local", "readonly"):
+        if "=" in argv[0] or argv[0] in ("for", "export", "declare", "local", "readonly", "unset"):
             _note_variables(argv, variables)
         argv = _unwrap(list(argv))
         if not argv:
@@ -435,7 +435,7 @@ def note_variables(command: str, variables: dict[str, str | None]) -> None:
     :func:`_note_variables`), noted in ``variables``. ``GPU=gpu09 ./run.sh`` sets GPU for
     run.sh alone (bash(1), SIMPLE COMMAND EXPANSION): not for the commands after it."""
     for argv in _segments_of(command):
-        if argv[0] in ("for", "export", "declare", "local", "readonly") \
+        if argv[0] in ("for", "export", "declare", "local", "readonly", "unset") \
                 or ("=" in argv[0] and all(_ASSIGNMENT.match(word) for word in argv)):
             _note_variables(argv, variables)
     while len(variables) > 256:  # a long script's log: the oldest go first
@@ -444,7 +444,15 @@ def note_variables(command: str, variables: dict[str, str | None]) -> None:
 
 def _note_variables(argv: tuple[str, ...], variables: dict[str, str | None]) -> None:
     """``H=gpu01`` and ``export H=gpu01`` set a variable for the commands after them; ``for h
-    in gpu01 gpu02`` sets it to several hosts in turn (None: no one host)."""
+    in gpu01 gpu02`` sets it to several hosts in turn (None: no one host); ``unset H`` removes it
+    (bash(1), SHELL BUILTIN COMMANDS, unset: "each name refers to a shell variable" unless -f),
+    so ``unset DOCKER_HOST`` sends the next ``docker ps`` to the local daemon again."""
+    if argv[0] == "unset":
+        if "-f" not in argv:
+            for word in argv[1:]:
+                if not word.startswith("-"):
+                    variables.pop(word, None)
+        return
     if argv[0] == "for":
         if len(argv) >= 3 and argv[2] == "in":
             variables[argv[1]] = argv[3] if len(argv) == 4 else None

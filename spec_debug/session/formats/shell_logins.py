@@ -198,7 +198,7 @@ class Logins:
             self.awaiting = None
             return
         program = first.rsplit("/", 1)[-1]
-        if "=" in command or first == "for":
+        if "=" in command or first in ("for", "unset"):
             shell.note_variables(command, self.variables.setdefault(self.where(shown), {}))
         if "context " in command:  # `docker context create gpu07 --docker host=ssh://…`, `… use gpu07`
             docker_contexts.note_contexts(command, self.variables.setdefault(self.where(shown), {}))
