@@ -1717,14 +1717,15 @@ class _SessionState:
         command = ev.command
         if target.host is None and target.container is None and known and "$" in command:
             target = shell.target_with(command, known)
-        elif target.host is None and target.container is not None and known:
+        if target.host is None and target.container is not None and known:
             target = shell.with_daemon_host(command, target, known)  # export DOCKER_HOST=ssh://…
             # a context the log created: `docker context create gpu07 --docker host=ssh://…`
             target = docker_contexts.with_context_host(command, target, known)
-        elif target.host is None and known and "run" in command and "docker" in command:
-            # `docker --context gpu08 run …`, a context the log created: the daemon's host runs it
-            target = docker_contexts.run_on_context_host(command, target, known)
-        if "=" in command or "for " in command:
+        elif target.host is None and known and ("docker" in command or "podman" in command):
+            # `docker run|logs|ps …` after `export DOCKER_HOST=ssh://gpu08`, or through a context
+            # the log created (`docker --context gpu08 logs …`): the daemon's host ran it
+            target = docker_contexts.run_on_context_host(command, shell.with_daemon_host(command, target, known), known)
+        if "=" in command or "for " in command or "unset " in command:
             shell.note_variables(command, known)
         if "context " in command:
             docker_contexts.note_contexts(command, known)

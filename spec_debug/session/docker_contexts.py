@@ -17,7 +17,7 @@ import re
 import shlex
 from dataclasses import replace
 
-from spec_debug.session.shell import Target, daemon_login, split_words
+from spec_debug.session.shell import Target, daemon_login, on_daemon, split_words
 
 _CURRENT = "docker context (current)"
 """The key under which the shell's variables keep the context ``docker context use`` chose."""
@@ -87,7 +87,9 @@ def run_on_context_host(command: str, target: Target, variables: dict[str, str |
     new container runs on that endpoint's host, so the command ran there, as ``ssh gpu08 docker
     run …`` would (was the machine the session ran on, where only an exec was placed). The CLI
     resolves the context alike for every subcommand (docker/cli cli/command/cli.go,
-    ``resolveContextName``). ``target`` as before for any other command or context."""
+    ``resolveContextName``), so the daemon's other commands (``docker --context gpu08 logs
+    sglang``, ``ps``, ``restart``: :func:`shell.on_daemon`) ran there too. ``target`` as before for
+    any other command (``cp``, ``version``) or context."""
     if target.host is not None or target.container is not None:
         return target
     words = split_words(command)
@@ -106,7 +108,7 @@ def run_on_context_host(command: str, target: Target, variables: dict[str, str |
             if flag in ("--context", "-c"):
                 name = value
         i += 1
-    if i >= len(words) or words[i] != "run":
+    if not on_daemon(words, i):
         return target
     if name is None:
         if variables.get("DOCKER_HOST") or "DOCKER_HOST=" in command:

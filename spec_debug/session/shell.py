@@ -216,7 +216,7 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             return heredoc
     variables: dict[str, str | None] = {}
     for argv in _segments_of(command):
-        if "=" in argv[0] or argv[0] in ("for", "export", "declare", "local", "readonly"):
+        if "=" in argv[0] or argv[0] in ("for", "export", "declare", "local", "readonly", "unset"):
             _note_variables(argv, variables)
         argv = _unwrap(list(argv))
         if not argv:
@@ -238,7 +238,7 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             target = _docker_elsewhere(argv[1:], _depth)
             if target is not None and target.host is None and variables and not _names_daemon(argv):
                 target = _daemon_host(target, prog, variables)
-        elif prog in ("docker", "podman", "nerdctl") and len(argv) > 2 and \
+        elif prog in ("docker", "podman", "nerdctl") and len(argv) > 1 and \
                 (argv[1] in _ON_DAEMON or (argv[1][:1] == "-" and not _ON_DAEMON.isdisjoint(argv[2:]))):
             target = _run_elsewhere(prog, argv[1:], variables)
         elif (prog in ("docker", "podman") and len(argv) > 3 and argv[1] == "compose") or \
@@ -435,7 +435,7 @@ def note_variables(command: str, variables: dict[str, str | None]) -> None:
     :func:`_note_variables`), noted in ``variables``. ``GPU=gpu09 ./run.sh`` sets GPU for
     run.sh alone (bash(1), SIMPLE COMMAND EXPANSION): not for the commands after it."""
     for argv in _segments_of(command):
-        if argv[0] in ("for", "export", "declare", "local", "readonly") \
+        if argv[0] in ("for", "export", "declare", "local", "readonly", "unset") \
                 or ("=" in argv[0] and all(_ASSIGNMENT.match(word) for word in argv)):
             _note_variables(argv, variables)
     while len(variables) > 256:  # a long script's log: the oldest go first
@@ -444,7 +444,15 @@ def note_variables(command: str, variables: dict[str, str | None]) -> None:
 
 def _note_variables(argv: tuple[str, ...], variables: dict[str, str | None]) -> None:
     """``H=gpu01`` and ``export H=gpu01`` set a variable for the commands after them; ``for h
-    in gpu01 gpu02`` sets it to several hosts in turn (None: no one host)."""
+    in gpu01 gpu02`` sets it to several hosts in turn (None: no one host); ``unset H`` removes it
+    (bash(1), SHELL BUILTIN COMMANDS, unset: "each name refers to a shell variable" unless -f),
+    so ``unset DOCKER_HOST`` sends the next ``docker ps`` to the local daemon again."""
+    if argv[0] == "unset":
+        if "-f" not in argv:
+            for word in argv[1:]:
+                if not word.startswith("-"):
+                    variables.pop(word, None)
+        return
     if argv[0] == "for":
         if len(argv) >= 3 and argv[2] == "in":
             variables[argv[1]] = argv[3] if len(argv) == 4 else None
@@ -810,7 +818,7 @@ def _run_elsewhere(prog: str, args: list[str], variables: dict[str, str | None])
             if flag in ("-H", "--host", "--url"):
                 daemon = value
         i += 1
-    if i >= len(args) or args[i] not in _ON_DAEMON:
+    if not on_daemon(args, i):
         return None
     if not named:
         daemon = variables.get(_DAEMON_VARIABLES.get(prog, "")) if variables else None
@@ -820,10 +828,30 @@ def _run_elsewhere(prog: str, args: list[str], variables: dict[str, str | None])
     return Target(host=login[1], user=login[0], port=login[2], inner=shlex.join([prog] + args[i:]))
 
 
-_ON_DAEMON = frozenset({"run", "logs", "restart", "start", "stop", "kill", "top", "stats", "inspect"})
+def on_daemon(words: list[str], i: int) -> bool:
+    """Whether ``words[i]``, the subcommand after a docker/podman CLI's own options, does its work
+    on the daemon (:data:`_ON_DAEMON`): ``logs``, ``ps``, ``container ls``; not ``cp``, ``container
+    cp``, ``version``."""
+    return i < len(words) and words[i] in _ON_DAEMON and \
+        (words[i] not in _MANAGEMENT or (i + 1 < len(words) and words[i + 1] not in _LOCAL_FILES))
+
+
+_MANAGEMENT = frozenset({"container", "image", "system", "volume", "network"})
+"""The CLI's management commands (``docker container ls``, ``docker image ls``, ``docker system
+df``): the daemon's objects, as their one-word forms (docker/cli cli/command/commands)."""
+_LOCAL_FILES = frozenset({"cp", "export", "import", "load", "save", "build"})
+"""Their subcommands that read or write this machine's files (a copy, a tar, a build context)."""
+_ON_DAEMON = frozenset({"run", "logs", "restart", "start", "stop", "kill", "top", "stats", "inspect",
+                        "ps", "images", "pull", "push", "rm", "rmi", "create", "pause", "unpause", "wait",
+                        "attach", "port", "diff", "update", "rename", "commit", "tag", "history", "info",
+                        "events"}) | _MANAGEMENT
 """Subcommands whose work (and output) is the daemon's: a new container, a container's log,
 state or processes (docker/cli cli/command/container: run, logs, restart, start, stop, kill, top,
-stats, inspect). Not ``cp`` (it copies to or from this machine's files)."""
+stats, inspect, ...); the daemon's list of its containers and images (``ps``: list.go asks the
+daemon's API, ``images``), an image it pulls into its own store, its ``info`` (the GPU host's
+runtimes, disk). Not ``cp`` (it copies to or from this machine's files), ``build``, ``save``,
+``load`` (a local context or tar), ``login`` (this machine's credentials) or ``version`` (the
+client's, then the daemon's)."""
 
 
 _LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", ""})
@@ -874,8 +902,10 @@ def _daemon_host(target: Target, prog: str, variables: dict[str, str | None]) ->
 def with_daemon_host(command: str, target: Target, variables: dict[str, str | None]) -> Target:
     """:func:`parse_target`'s ``target`` of a ``docker exec`` typed in a shell where an earlier
     command exported ``DOCKER_HOST=ssh://user@gpu07`` (a terminal log): on gpu07, where the daemon
-    and its containers run (was the container on no host, read as the session's own machine)."""
-    if target.host is not None or target.container is None or not target.container.startswith("docker:"):
+    and its containers run (was the container on no host, read as the session's own machine); so
+    is a ``docker run``, ``logs``, ``ps`` (:func:`on_daemon`) typed there, which reads the variable
+    as the exec does (docker/cli cli/command/cli.go, resolveContextName)."""
+    if target.host is not None or (target.container is not None and not target.container.startswith("docker:")):
         return target
     for name in _DAEMON_VARIABLES.values():
         value = variables.get(name)

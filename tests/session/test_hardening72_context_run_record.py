@@ -38,7 +38,7 @@ def test_a_run_through_a_created_context_ran_on_its_host(earlier: tuple, command
     ((_CREATE,), "docker run img ls"),  # no context in use
     ((_CREATE, "docker context use gpu08"), "docker -H unix:///var/run/docker.sock run img ls"),  # -H wins
     ((_CREATE, "docker context use gpu08", "export DOCKER_HOST=unix:///var/run/docker.sock"), "docker run img ls"),
-    ((_CREATE,), "docker --context gpu08 ps"),
+    ((_CREATE,), "docker --context gpu08 cp sglang:/tmp/server.log ."),  # onto this machine (hardening72_context_daemon_commands)
     (("docker context create gpu08 --docker host=unix:///var/run/docker.sock",), "docker --context gpu08 run img ls"),
 ])
 def test_other_runs_stay_where_they_were(earlier: tuple, command: str) -> None:

@@ -48,7 +48,7 @@ class Logins:
     same host (``sudo -i``, ``docker exec -it c bash``) also ends with ``exit``."""
 
     __slots__ = ("aliases", "awaiting", "containers", "exited", "greeted", "home", "pending", "pending_container",
-                 "pending_from", "same_prompt", "shown", "stack", "variables")
+                 "pending_from", "pending_root", "root_prompt", "same_prompt", "shown", "stack", "variables")
 
     def __init__(self) -> None:
         self.stack: list[tuple[str | None, bool]] = []
@@ -66,6 +66,12 @@ class Logins:
         exec -it sglang bash``, and a ``bash`` or ``sudo -i`` typed in there), else None."""
         self.pending_container: str | None = None
         """The container of the pending shell."""
+        self.root_prompt: list[bool] = []
+        """For each shell of the stack, whether a bare ``# cmd`` line may be its prompt (a root
+        shell's: :meth:`in_opened_shell`): not once it showed a prompt of another shape, nor for a
+        login as a named user other than root."""
+        self.pending_root = True
+        """:attr:`root_prompt` of the pending shell."""
         self.greeted = False
         """The last login's output showed the shell opened (:data:`_GREETINGS`)."""
         self.exited = False
@@ -98,9 +104,11 @@ class Logins:
                 self.same_prompt.append(None)
                 self.shown.append(None)
                 self.containers.append(self.pending_container)
+                self.root_prompt.append(self.pending_root)
                 del self.stack[:-_MAX_DEPTH]  # a log that never exits its shells stays bounded
                 del self.same_prompt[:-_MAX_DEPTH]
                 del self.containers[:-_MAX_DEPTH]
+                del self.root_prompt[:-_MAX_DEPTH]
                 del self.shown[:-_MAX_DEPTH - 1]
                 self.awaiting = (entry[0], self.pending_from) if entry[1] and entry[0] else None
                 self.greeted = any(line.startswith(_GREETINGS) for line in head)
@@ -111,14 +119,23 @@ class Logins:
         self.exited = False
 
     def in_opened_shell(self, output: list[str]) -> bool:
-        """A shell the log opened reads the next line: one of the stack, or the one the last
-        command opens (``docker exec -it sglang sh``) while its output so far, ``output``, shows
-        no failure (:meth:`settle`)."""
+        """A shell the log opened reads the next line, at a prompt that may be a root shell's bare
+        ``# ``: one of the stack, or the one the last command opens (``docker exec -it sglang sh``)
+        while its output so far, ``output``, shows no failure (:meth:`settle`). Not a shell that
+        showed a prompt of its own (``ubuntu@gpu07:~$``: its ``# results on gpu07`` is a note's
+        heading), nor a login as a user other than root (``ssh ubuntu@gpu07``), whose shell prompts
+        with ``$`` (bash(1), PROMPTING: ``\\$`` is ``#`` for uid 0, else ``$``) (:attr:`root_prompt`)."""
         if self.pending is not None:
             head = output[:_MAX_SCANNED]
             if not any(mark in line for line in head for mark in _LOGIN_FAILED) and not any(_closed(line) for line in head):
-                return True
-        return bool(self.stack)
+                return self.pending_root
+        return bool(self.stack) and self.root_prompt[-1]
+
+    def prompt_shown(self) -> None:
+        """The innermost shell showed a prompt that is not a bare ``# ``: its prompt is that one
+        (:meth:`in_opened_shell`)."""
+        if self.root_prompt:
+            self.root_prompt[-1] = False
 
     def where(self, shown: str | None, *, carried: bool = False) -> str | None:
         """The host a command ran on: the prompt's (by the name a login reached it by), else the
@@ -149,6 +166,7 @@ class Logins:
 
     def _pop(self) -> tuple[str | None, bool]:
         self.containers.pop()
+        self.root_prompt.pop()
         self.same_prompt.pop()
         self.shown.pop()
         return self.stack.pop()
@@ -180,7 +198,7 @@ class Logins:
             self.awaiting = None
             return
         program = first.rsplit("/", 1)[-1]
-        if "=" in command or first == "for":
+        if "=" in command or first in ("for", "unset"):
             shell.note_variables(command, self.variables.setdefault(self.where(shown), {}))
         if "context " in command:  # `docker context create gpu07 --docker host=ssh://…`, `… use gpu07`
             docker_contexts.note_contexts(command, self.variables.setdefault(self.where(shown), {}))
@@ -189,8 +207,11 @@ class Logins:
             self.pending = (host, True) if host is not None else None
             self.pending_from = shown
             self.pending_container = None
+            user = shell.parse_target(command).user if host is not None else None
+            self.pending_root = user is None or user == "root" or "$" in user  # `ssh ubuntu@gpu07`: a `$` prompt
         elif (program in _SUBSHELL_PROGRAMS or "=" in first or program == "env") and _opens_subshell(command):
             self.pending = (self.where(shown), False)
+            self.pending_root = True
             # a container's shell (docker/podman/kubectl exec), or one opened in the container's
             self.pending_container = self.container()
             if "=" in first:  # `CUDA_VISIBLE_DEVICES=1 bash`, `DOCKER_HOST=ssh://… docker exec -it …`
@@ -198,7 +219,7 @@ class Logins:
                 program = words[_past_assignments(words)].rsplit("/", 1)[-1]
             elif program == "env":
                 program = "sh"  # `env CUDA_VISIBLE_DEVICES=1 bash`: a shell, no container's (_opens_subshell)
-            if program not in ("sudo", "su", "bash", "zsh", "sh"):
+            if program not in ("sudo", "su", "bash", "zsh", "sh", "dash"):
                 run = _run_container(_cli_words(shell.split_words(command)))
                 # `docker -H ssh://… run -it IMAGE bash`, `docker --context gpu07 run …`: the
                 # container runs where the same CLI's exec would reach, the daemon's host
@@ -293,7 +314,9 @@ def _opens_remote_shell(inner: str) -> bool:
     return waits_at_terminal(inner) in ("shell", "multiplexer")
 
 
-_SUBSHELL_PROGRAMS = frozenset({"sudo", "su", "bash", "zsh", "sh", "docker", "podman", "kubectl"})
+_SUBSHELL_PROGRAMS = frozenset({"sudo", "su", "bash", "zsh", "sh", "dash", "docker", "podman", "kubectl"})
+"""Programs that may open a shell on the same machine (:func:`_opens_subshell`); ``dash`` is the
+``sh`` of Debian and Ubuntu, opened by name (``PS1="# " dash -i``)."""
 _SHELLS = frozenset({"bash", "zsh", "sh", "fish", "/bin/bash", "/bin/sh", "/bin/zsh"})
 
 
@@ -312,7 +335,7 @@ def _opens_subshell(command: str) -> bool:
         while at < len(words) and words[at][:1] == "-":
             at += 2 if words[at] in ("-u", "--unset", "-C", "--chdir") else 1
         at += _past_assignments(words[at:])
-        return at < len(words) and words[at].rsplit("/", 1)[-1] in ("sudo", "su", "bash", "zsh", "sh") \
+        return at < len(words) and words[at].rsplit("/", 1)[-1] in ("sudo", "su", "bash", "zsh", "sh", "dash") \
             and _opens_subshell(shlex.join(words[at:]))
     if "=" in words[0]:
         # `CUDA_VISIBLE_DEVICES=1 bash`: the variables are the shell's, it opens as a bare `bash`

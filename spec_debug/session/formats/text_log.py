@@ -1784,13 +1784,18 @@ class _State:
         self.tail.clear()
 
     def _command(self, command: str, line: int, host: str | None, *, new_message: bool,
-                 flags_may_follow: bool = False, cwd: str | None = None, user: str | None = None) -> Iterator[Event]:
+                 flags_may_follow: bool = False, cwd: str | None = None, user: str | None = None,
+                 bare_root: bool = False) -> Iterator[Event]:
         """``flags_may_follow``: the command was written without a prompt (in prose or a block),
-        where its flags may go on over the next lines without a backslash (:data:`_FLAG_LINE`)."""
+        where its flags may go on over the next lines without a backslash (:data:`_FLAG_LINE`).
+        ``bare_root``: typed at a root shell's bare ``# `` prompt (any other prompt says the
+        shell's prompt is not that: Logins.prompt_shown)."""
         shape, self.prompt_shape = self.prompt_shape, None
         if self.logins.stack and self.kind == "tool_result" and _left_at_eof(self.body):
             self.logins.ran("exit", None)  # Ctrl-D at the login's prompt: as `exit` typed there
         self.logins.settle(self.body if self.kind == "tool_result" else [])
+        if not bare_root:
+            self.logins.prompt_shown()
         yield from self.flush()
         if command.endswith(_CANCELLED):
             self.tracing = self.unprompted = False
@@ -2630,7 +2635,7 @@ class _State:
                 # of many images, `docker exec -it c sh`), in a shell the log opened and before any
                 # Markdown: a command, run in that shell, no heading (its commands, and the `exit`
                 # back to the outer prompt, were lost, and later commands stayed in the container)
-                yield from self._command(line[2:], lineno, None, new_message=True)
+                yield from self._command(line[2:], lineno, None, new_message=True, bare_root=True)
                 return
             heading = _HEADING.match(line)
             if heading and not self.numbered:
