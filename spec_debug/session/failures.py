@@ -1215,6 +1215,9 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
             error.message = _with_validation_detail(error, output, end)
         elif error is info and error.message.endswith(":") and error.exception:
             error.message = _with_next_line(error, output, end)
+        elif error is info and error.message.startswith(_WO_FAILED) and (error.exception or "").endswith(
+                "UnpicklingError"):
+            error.message = _with_weights_only_reason(error, output, end)
         # The same exception at the same frame again is one failure printed twice: vLLM's
         # EngineCore logs its traceback ("ERROR ... [core.py] EngineCore failed to start.")
         # and multiprocessing then prints it raw ("Process EngineCore_0:"); every rank of a
@@ -1449,6 +1452,36 @@ def _with_triton_reason(info: ErrorInfo, output: str, end: int) -> str:
 
 
 _CHAIN_OR_HEADER = ("Traceback (most recent call last)", *_CHAINED)
+
+# torch.load's weights_only refusal (torch >= 2.6 by default) opens with the same advice whatever
+# went wrong; the unpickler's reason follows on a line of its own (torch/serialization.py
+# _get_wo_message, torch 2.13 as installed here): after "\tWeightsUnpickler error: " for a class
+# not allowlisted ("Unsupported global: GLOBAL __main__.Cfg was not an allowed global by default.
+# Please use `torch.serialization.add_safe_globals([__main__.Cfg])` ..."), or alone after blank
+# lines ("Unsupported operand 149" for a pickle protocol it does not read, "Trying to load
+# unsupported GLOBAL posix.getcwd whose module posix is blocked."), then the docs line. The
+# reason says what to fix; the advice (re-run with weights_only=False) is the same every time.
+_WO_FAILED = "Weights only load failed."
+_WO_REASON = "WeightsUnpickler error: "
+_WO_DOCS = "Check the documentation of torch.load"
+_WO_LINES = 8  # the advice's lines, the blank ones, the reason
+
+
+def _with_weights_only_reason(info: ErrorInfo, output: str, end: int) -> str:
+    """"Weights only load failed: <the unpickler's reason>"; the message as it was when no reason
+    follows it (the reason already on its line: "Weights only load failed. x must be y to load")."""
+    after_blank = False
+    for line in islice(_lines_after(output, end, _exception_prefix(info, output, end)), _WO_LINES):
+        at = line.find(_WO_REASON)
+        if at >= 0 and line[at + len(_WO_REASON):].strip():
+            return f"Weights only load failed: {line[at + len(_WO_REASON):].strip()}"[:300]
+        if not line.strip():
+            after_blank = True
+        elif after_blank:
+            if line.startswith((_WO_DOCS, *_CHAIN_OR_HEADER)):
+                break
+            return f"Weights only load failed: {line.strip()}"[:300]
+    return info.message
 
 
 def _with_next_line(info: ErrorInfo, output: str, end: int) -> str:
