@@ -952,7 +952,8 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     # (Each letter's memchr, a full pass where it is absent, is done once for the gates using it.)
     capital_c = "C" in output
     if (capital_c or "O" in output or "F" in output) and _HAS_MEMORY(output) and (m := _reported(_CUDA_OOM, output, failed)):
-        return ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))
+        exception = _exception_near(output, m.start())
+        return ErrorInfo("cuda_oom", exception, _said_after(_line_at(output, m.start()), exception))
     # literal tests first: "CUDA" alone is in every nvidia-smi output and many server logs
     # ("H" before "HIP error": the 9-character search over every output cost 3x the memchr)
     if ((capital_c and "CUDA" in output) or ("H" in output and "HIP error" in output)) and \
@@ -2179,6 +2180,16 @@ def _line_at(text: str, pos: int) -> str:
 # The exception type just before a message, behind a log prefix ("[2026-03-02 08:10:00 TP0]
 # RuntimeError: CUDA error: ...", "(VllmWorker rank=0 pid=403) ERROR ... RuntimeError: ...").
 _TYPE_AT = re.compile(r"(?<![\w.])((?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)):")
+
+
+def _said_after(line: str, exception: str | None) -> str:
+    """What ``line`` says after its ``exception``'s name and colon, as a traceback's exception line
+    is read ("CUDA out of memory. Tried to allocate ..." of "torch.OutOfMemoryError: CUDA out of
+    memory. ..."), a log prefix before the name dropped with it; the line whole when the name is
+    not on it."""
+    at = line.find(exception + ":") if exception else -1
+    said = line[at + len(exception) + 1:].strip() if at >= 0 else ""
+    return said or line
 
 
 def _exception_near(text: str, pos: int) -> str | None:
