@@ -428,7 +428,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     head = _first_meaningful_line(output)
     if head[:1] == "+" and _XTRACE_LINE.match(head):
         head = _last_untraced_line(output) or head  # what the script printed, not a `set -x` trace of it
-    if exit_code == 124 or (t := _untraced_search(_TIMEOUT, output)):
+    if exit_code == 124 or (t := _timed_out_at(output)):
         if exit_code != 124 and (note := _last_meaningful_line(output)).startswith(_TOOL_TIMED_OUT):
             # the agent's tool stopped it and said so after the output (Pi's bash): its note is
             # what happened; the output's first line (was the message) is how the command began
@@ -2232,9 +2232,37 @@ def _traced(output: str, line_start: int) -> bool:
     return output.startswith("+", line_start) and _XTRACE_LINE.match(output, line_start) is not None
 
 
-def _untraced_search(pattern: re.Pattern, output: str) -> re.Match | None:
-    """The first match of ``pattern`` on a line no `set -x` trace wrote (:func:`_traced`)."""
-    m = pattern.search(output)
+# A timeout the program said it would retry ("WARNING: Retrying (Retry(total=1, ...)) after
+# connection broken by 'ReadTimeoutError(\"HTTPConnectionPool(host='127.0.0.1', port=39871): Read
+# timed out. (read timeout=1.0)\")': /simple/sglang/", pip 23.2 through urllib3's Retry, recorded in
+# hardening 72, failures6), or on the line after it (huggingface_hub's http_backoff logs "'(ReadTimeoutError(...
+# Read timed out ...)' thrown while requesting GET <url>", then "Retrying in 1s [Retry 1/5].",
+# huggingface_hub/utils/_http.py; a readiness loop's "attempt 1/2 failed, retrying in 1s" after curl's
+# "(28) Operation timed out ...") is no failure yet: a timeout it said after the retries, when it
+# gave up, is. Where it said none (pip's retries end
+# in "ERROR: Could not find a version that satisfies the requirement sglang (from versions: none)",
+# the index never read) the retried timeout is still the failure.
+_RETRYING = re.compile(r"[Rr]etrying\b|[Ww]ill retry\b|\[Retry \d+/\d+\]")
+
+
+def _timed_out_at(output: str) -> re.Match | None:
+    """The first timeout (:data:`_TIMEOUT`) on a line no xtrace wrote that neither it nor the
+    next line says is retried; the first retried one when every timeout was."""
+    t = _untraced_search(_TIMEOUT, output)
+    retried = None
+    while t is not None:
+        nl = output.find("\n", t.end())
+        after = output.find("\n", nl + 1) if nl >= 0 else -1
+        if not _RETRYING.search(output, output.rfind("\n", 0, t.start()) + 1, after if after >= 0 else len(output)):
+            return t
+        retried = retried or t
+        t = _untraced_search(_TIMEOUT, output, nl + 1) if nl >= 0 else None
+    return retried
+
+
+def _untraced_search(pattern: re.Pattern, output: str, pos: int = 0) -> re.Match | None:
+    """The first match of ``pattern`` from ``pos`` on a line no `set -x` trace wrote (:func:`_traced`)."""
+    m = pattern.search(output, pos)
     while m is not None and _traced(output, output.rfind("\n", 0, m.start()) + 1):
         nl = output.find("\n", m.end())
         m = pattern.search(output, nl + 1) if nl >= 0 else None
