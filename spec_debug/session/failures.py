@@ -187,14 +187,20 @@ _TIMEOUT = re.compile(r"timed out|TimeoutError|Timeout expired|deadline exceeded
                       r"|terminated command after exceeding timeout", re.I)
 # bash reports a job killed by a signal as "bash: line 1:  4242 Killed   python3 x.py" (jobs.c,
 # the pid right-aligned in 5 columns, then the signal's text, then the command); the
-# non-job form is the text alone.
-_SIGNAL_TEXT = re.compile(r"^(?:.*: )?(?:\s*\d+ )?(Killed|Segmentation fault|Aborted|Bus error)(?: \(core dumped\))?"
-                          r"(?:\s*$| {2,}\S.*$)", re.M)
+# non-job form is the text alone. bash pads the text to 24 columns (jobs.c LONGEST_SIGNAL_DESC),
+# so the 24 characters of "Floating point exception" run into the command: "sig.sh: line 2:  8554
+# Floating point exceptionpython3 -c ..." (bash 5.2, recorded in hardening 72, failures6), as
+# job_ends reads a job's line. SIGILL's "Illegal instruction" is a wheel built for a CPU the host
+# lacks (an AVX-512 build on an older CPU), SIGFPE an integer division by zero in native code.
+_SIGNAL_TEXT = re.compile(r"^(?:.*: )?(?:\s*\d+ )?(Killed|Segmentation fault|Aborted|Bus error|Illegal instruction"
+                          r"|Floating point exception)(?: \(core dumped\))?"
+                          r"(?:\s*$| {2,}\S.*$|(?<=\d Floating point exception)\S.*$)", re.M)
 _TOOL_TIMED_OUT = "Command timed out after "
 """What an agent's shell tool appends when it killed a command at its time limit: Pi's bash, the
 output so far, a blank line, then ``Command timed out after N seconds`` (badlogic/pi-mono
 packages/coding-agent/src/core/tools/bash.ts, its ``timeout:`` rejection)."""
-_SIGNAL_EXIT = {130: "SIGINT", 134: "SIGABRT", 135: "SIGBUS", 137: "SIGKILL", 139: "SIGSEGV", 143: "SIGTERM"}
+_SIGNAL_EXIT = {130: "SIGINT", 132: "SIGILL", 134: "SIGABRT", 135: "SIGBUS", 136: "SIGFPE", 137: "SIGKILL",
+                139: "SIGSEGV", 143: "SIGTERM"}
 # Python's faulthandler (on in SGLang's and vLLM's processes) writes "Fatal Python error:
 # Segmentation fault", then each thread's stack, the crashing one under "Current thread 0x...
 # (most recent call first):" with its innermost frame first (CPython Modules/faulthandler.c,
