@@ -187,14 +187,20 @@ _TIMEOUT = re.compile(r"timed out|TimeoutError|Timeout expired|deadline exceeded
                       r"|terminated command after exceeding timeout", re.I)
 # bash reports a job killed by a signal as "bash: line 1:  4242 Killed   python3 x.py" (jobs.c,
 # the pid right-aligned in 5 columns, then the signal's text, then the command); the
-# non-job form is the text alone.
-_SIGNAL_TEXT = re.compile(r"^(?:.*: )?(?:\s*\d+ )?(Killed|Segmentation fault|Aborted|Bus error)(?: \(core dumped\))?"
-                          r"(?:\s*$| {2,}\S.*$)", re.M)
+# non-job form is the text alone. bash pads the text to 24 columns (jobs.c LONGEST_SIGNAL_DESC),
+# so the 24 characters of "Floating point exception" run into the command: "sig.sh: line 2:  8554
+# Floating point exceptionpython3 -c ..." (bash 5.2, recorded in hardening 72, failures6), as
+# job_ends reads a job's line. SIGILL's "Illegal instruction" is a wheel built for a CPU the host
+# lacks (an AVX-512 build on an older CPU), SIGFPE an integer division by zero in native code.
+_SIGNAL_TEXT = re.compile(r"^(?:.*: )?(?:\s*\d+ )?(Killed|Segmentation fault|Aborted|Bus error|Illegal instruction"
+                          r"|Floating point exception)(?: \(core dumped\))?"
+                          r"(?:\s*$| {2,}\S.*$|(?<=\d Floating point exception)\S.*$)", re.M)
 _TOOL_TIMED_OUT = "Command timed out after "
 """What an agent's shell tool appends when it killed a command at its time limit: Pi's bash, the
 output so far, a blank line, then ``Command timed out after N seconds`` (badlogic/pi-mono
 packages/coding-agent/src/core/tools/bash.ts, its ``timeout:`` rejection)."""
-_SIGNAL_EXIT = {130: "SIGINT", 134: "SIGABRT", 135: "SIGBUS", 137: "SIGKILL", 139: "SIGSEGV", 143: "SIGTERM"}
+_SIGNAL_EXIT = {130: "SIGINT", 132: "SIGILL", 134: "SIGABRT", 135: "SIGBUS", 136: "SIGFPE", 137: "SIGKILL",
+                139: "SIGSEGV", 143: "SIGTERM"}
 # Python's faulthandler (on in SGLang's and vLLM's processes) writes "Fatal Python error:
 # Segmentation fault", then each thread's stack, the crashing one under "Current thread 0x...
 # (most recent call first):" with its innermost frame first (CPython Modules/faulthandler.c,
@@ -435,7 +441,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     head = _first_meaningful_line(output)
     if head[:1] == "+" and _XTRACE_LINE.match(head):
         head = _last_untraced_line(output) or head  # what the script printed, not a `set -x` trace of it
-    if exit_code == 124 or (t := _untraced_search(_TIMEOUT, output)):
+    if exit_code == 124 or (t := _timed_out_at(output)):
         if exit_code != 124 and (note := _last_meaningful_line(output)).startswith(_TOOL_TIMED_OUT):
             # the agent's tool stopped it and said so after the output (Pi's bash): its note is
             # what happened; the output's first line (was the message) is how the command began
@@ -959,7 +965,8 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     # (Each letter's memchr, a full pass where it is absent, is done once for the gates using it.)
     capital_c = "C" in output
     if (capital_c or "O" in output or "F" in output) and _HAS_MEMORY(output) and (m := _reported(_CUDA_OOM, output, failed)):
-        return ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))
+        exception = _exception_near(output, m.start())
+        return ErrorInfo("cuda_oom", exception, _said_after(_line_at(output, m.start()), exception))
     # literal tests first: "CUDA" alone is in every nvidia-smi output and many server logs
     # ("H" before "HIP error": the 9-character search over every output cost 3x the memchr)
     if ((capital_c and "CUDA" in output) or ("H" in output and "HIP error" in output)) and \
@@ -1222,6 +1229,9 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
             error.message = _with_validation_detail(error, output, end)
         elif error is info and error.message.endswith(":") and error.exception:
             error.message = _with_next_line(error, output, end)
+        elif error is info and error.message.startswith(_WO_FAILED) and (error.exception or "").endswith(
+                "UnpicklingError"):
+            error.message = _with_weights_only_reason(error, output, end)
         # The same exception at the same frame again is one failure printed twice: vLLM's
         # EngineCore logs its traceback ("ERROR ... [core.py] EngineCore failed to start.")
         # and multiprocessing then prints it raw ("Process EngineCore_0:"); every rank of a
@@ -1456,6 +1466,36 @@ def _with_triton_reason(info: ErrorInfo, output: str, end: int) -> str:
 
 
 _CHAIN_OR_HEADER = ("Traceback (most recent call last)", *_CHAINED)
+
+# torch.load's weights_only refusal (torch >= 2.6 by default) opens with the same advice whatever
+# went wrong; the unpickler's reason follows on a line of its own (torch/serialization.py
+# _get_wo_message, torch 2.13 as installed here): after "\tWeightsUnpickler error: " for a class
+# not allowlisted ("Unsupported global: GLOBAL __main__.Cfg was not an allowed global by default.
+# Please use `torch.serialization.add_safe_globals([__main__.Cfg])` ..."), or alone after blank
+# lines ("Unsupported operand 149" for a pickle protocol it does not read, "Trying to load
+# unsupported GLOBAL posix.getcwd whose module posix is blocked."), then the docs line. The
+# reason says what to fix; the advice (re-run with weights_only=False) is the same every time.
+_WO_FAILED = "Weights only load failed."
+_WO_REASON = "WeightsUnpickler error: "
+_WO_DOCS = "Check the documentation of torch.load"
+_WO_LINES = 8  # the advice's lines, the blank ones, the reason
+
+
+def _with_weights_only_reason(info: ErrorInfo, output: str, end: int) -> str:
+    """"Weights only load failed: <the unpickler's reason>"; the message as it was when no reason
+    follows it (the reason already on its line: "Weights only load failed. x must be y to load")."""
+    after_blank = False
+    for line in islice(_lines_after(output, end, _exception_prefix(info, output, end)), _WO_LINES):
+        at = line.find(_WO_REASON)
+        if at >= 0 and line[at + len(_WO_REASON):].strip():
+            return f"Weights only load failed: {line[at + len(_WO_REASON):].strip()}"[:300]
+        if not line.strip():
+            after_blank = True
+        elif after_blank:
+            if line.startswith((_WO_DOCS, *_CHAIN_OR_HEADER)):
+                break
+            return f"Weights only load failed: {line.strip()}"[:300]
+    return info.message
 
 
 def _with_next_line(info: ErrorInfo, output: str, end: int) -> str:
@@ -2155,6 +2195,16 @@ def _line_at(text: str, pos: int) -> str:
 _TYPE_AT = re.compile(r"(?<![\w.])((?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)):")
 
 
+def _said_after(line: str, exception: str | None) -> str:
+    """What ``line`` says after its ``exception``'s name and colon, as a traceback's exception line
+    is read ("CUDA out of memory. Tried to allocate ..." of "torch.OutOfMemoryError: CUDA out of
+    memory. ..."), a log prefix before the name dropped with it; the line whole when the name is
+    not on it."""
+    at = line.find(exception + ":") if exception else -1
+    said = line[at + len(exception) + 1:].strip() if at >= 0 else ""
+    return said or line
+
+
 def _exception_near(text: str, pos: int) -> str | None:
     m = _BARE_EXC.match(_line_at(text, pos))
     if m:
@@ -2195,9 +2245,37 @@ def _traced(output: str, line_start: int) -> bool:
     return output.startswith("+", line_start) and _XTRACE_LINE.match(output, line_start) is not None
 
 
-def _untraced_search(pattern: re.Pattern, output: str) -> re.Match | None:
-    """The first match of ``pattern`` on a line no `set -x` trace wrote (:func:`_traced`)."""
-    m = pattern.search(output)
+# A timeout the program said it would retry ("WARNING: Retrying (Retry(total=1, ...)) after
+# connection broken by 'ReadTimeoutError(\"HTTPConnectionPool(host='127.0.0.1', port=39871): Read
+# timed out. (read timeout=1.0)\")': /simple/sglang/", pip 23.2 through urllib3's Retry, recorded in
+# hardening 72, failures6), or on the line after it (huggingface_hub's http_backoff logs "'(ReadTimeoutError(...
+# Read timed out ...)' thrown while requesting GET <url>", then "Retrying in 1s [Retry 1/5].",
+# huggingface_hub/utils/_http.py; a readiness loop's "attempt 1/2 failed, retrying in 1s" after curl's
+# "(28) Operation timed out ...") is no failure yet: a timeout it said after the retries, when it
+# gave up, is. Where it said none (pip's retries end
+# in "ERROR: Could not find a version that satisfies the requirement sglang (from versions: none)",
+# the index never read) the retried timeout is still the failure.
+_RETRYING = re.compile(r"[Rr]etrying\b|[Ww]ill retry\b|\[Retry \d+/\d+\]")
+
+
+def _timed_out_at(output: str) -> re.Match | None:
+    """The first timeout (:data:`_TIMEOUT`) on a line no xtrace wrote that neither it nor the
+    next line says is retried; the first retried one when every timeout was."""
+    t = _untraced_search(_TIMEOUT, output)
+    retried = None
+    while t is not None:
+        nl = output.find("\n", t.end())
+        after = output.find("\n", nl + 1) if nl >= 0 else -1
+        if not _RETRYING.search(output, output.rfind("\n", 0, t.start()) + 1, after if after >= 0 else len(output)):
+            return t
+        retried = retried or t
+        t = _untraced_search(_TIMEOUT, output, nl + 1) if nl >= 0 else None
+    return retried
+
+
+def _untraced_search(pattern: re.Pattern, output: str, pos: int = 0) -> re.Match | None:
+    """The first match of ``pattern`` from ``pos`` on a line no `set -x` trace wrote (:func:`_traced`)."""
+    m = pattern.search(output, pos)
     while m is not None and _traced(output, output.rfind("\n", 0, m.start()) + 1):
         nl = output.find("\n", m.end())
         m = pattern.search(output, nl + 1) if nl >= 0 else None

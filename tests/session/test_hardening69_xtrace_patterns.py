@@ -63,12 +63,13 @@ def test_the_real_error_after_a_trace_is_still_found() -> None:
     out = ("+ python3 -m sglang.launch_server --model /models/llama\n"
            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n+ exit 1")
     (e,) = extract_errors(out, 1, False, status_known=True)
-    assert (e.kind, e.message) == ("cuda_oom", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB")
+    assert (e.kind, e.exception, e.message) == (
+        "cuda_oom", "torch.OutOfMemoryError", "CUDA out of memory. Tried to allocate 2.00 GiB")
     # and after a clean exit, a server log's own OOM line is read past the trace of its grep
     out = ("+ grep -m1 'out of memory' server.log\n"
            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB")
     (e,) = extract_errors(out, 0, False, status_known=True)
-    assert e.kind == "cuda_oom" and e.message.startswith("torch.OutOfMemoryError")
+    assert (e.kind, e.exception) == ("cuda_oom", "torch.OutOfMemoryError")
     # a line that only starts with "+" is no trace ("+5 more" needs the space after the pluses)
     (e,) = extract_errors("+3 workers: Connection refused", 1, False, status_known=True)
     assert (e.kind, e.message) == ("connection", "+3 workers: Connection refused")

@@ -62,7 +62,7 @@ def test_a_cuda_driver_out_of_memory_is_cuda_oom():
     # before: [("traceback", None, "traceback without an exception line ...")]: the OOM unnamed
     errors = extract_errors(CLUB3090_60, 1, True)
     assert [(e.kind, e.exception) for e in errors] == [("cuda_oom", "RuntimeError"), ("traceback", None)]
-    assert errors[0].message.endswith("RuntimeError: CUDA driver error: out of memory")
+    assert errors[0].message == "CUDA driver error: out of memory"  # (hardening 72: as a traceback reads it)
     # the whole traceback: the innermost frame is kept too
     whole = "(EngineCore pid=74) ERROR 05-07 00:37:03 [core.py:1136] Traceback (most recent call last):\n" + \
         CLUB3090_60.split("(EngineCore pid=74) Process EngineCore:")[0]
@@ -71,7 +71,7 @@ def test_a_cuda_driver_out_of_memory_is_cuda_oom():
          "/usr/local/lib/python3.12/dist-packages/torch/_ops.py", 1269)]
     # without a traceback, and with a fault rather than an OOM
     assert _fields(extract_errors("RuntimeError: CUDA driver error: out of memory\n", 1, True)) == [
-        ("cuda_oom", "RuntimeError", "RuntimeError: CUDA driver error: out of memory", None, None)]
+        ("cuda_oom", "RuntimeError", "CUDA driver error: out of memory", None, None)]
     assert _fields(extract_errors("RuntimeError: CUDA driver error: an illegal memory access was encountered\n",
                                   1, True)) == [
         ("cuda_error", "RuntimeError", "CUDA driver error: an illegal memory access was encountered", None, None)]
@@ -83,7 +83,7 @@ def test_triton_out_of_memory_is_cuda_oom():
     # before: no error at all (the CUDA-error pattern leaves every "out of memory" to the OOM
     # pattern, which did not know this wording)
     assert _fields(extract_errors("RuntimeError: Triton Error [CUDA]: out of memory\n", 1, True)) == [
-        ("cuda_oom", "RuntimeError", "RuntimeError: Triton Error [CUDA]: out of memory", None, None)]
+        ("cuda_oom", "RuntimeError", "Triton Error [CUDA]: out of memory", None, None)]
 
 
 # sgl-project/sglang#1116, as pasted: `launch_server --tp 4 --mem-fraction-static 0.95` on
