@@ -34,6 +34,13 @@ os.environ.setdefault("SPEC_DEBUG_SYSTEM_SSH_CONFIG", os.devnull + ".absent/ssh_
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
+# The same for SIGHUP under `nohup`: an ignored hang-up stays ignored in every exec'd child, and
+# the CLI honours that on purpose (`nohup spec-debug run ... &` survives the session's end), so
+# the hang-up tests would see a CLI that never hears them. A no-op handler keeps this suite alive
+# through the hang-up nohup was asked to survive, while exec'd children start with the default.
+if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
+    signal.signal(signal.SIGHUP, lambda _signum, _frame: None)
+
 
 @dataclass
 class CliResult:
