@@ -71,13 +71,7 @@ def with_context_host(command: str, target: Target, variables: dict[str, str | N
             name = value or (words[i + 1] if i + 1 < len(words) else None)
         elif flag in ("-H", "--host"):
             return target  # a daemon named outright, no context (shell._docker_elsewhere read it)
-    if name is None:
-        if variables.get("DOCKER_HOST") or "DOCKER_HOST=" in command:
-            return target
-        line = _LINE_CONTEXT.search(command) if "DOCKER_CONTEXT=" in command else None
-        name = line.group(1) if line else variables.get("DOCKER_CONTEXT") or variables.get(_CURRENT)
-    endpoint = variables.get(_ENDPOINT + name) if name else None
-    login = daemon_login(endpoint) if endpoint else None
+    login = _context_login(command, name, variables)
     return target if login is None else replace(target, user=login[0], host=login[1], port=login[2])
 
 
@@ -110,13 +104,21 @@ def run_on_context_host(command: str, target: Target, variables: dict[str, str |
         i += 1
     if not on_daemon(words, i):
         return target
-    if name is None:
-        if variables.get("DOCKER_HOST") or "DOCKER_HOST=" in command:
-            return target
-        line = _LINE_CONTEXT.search(command) if "DOCKER_CONTEXT=" in command else None
-        name = line.group(1) if line else variables.get("DOCKER_CONTEXT") or variables.get(_CURRENT)
-    endpoint = variables.get(_ENDPOINT + name) if name else None
-    login = daemon_login(endpoint) if endpoint else None
+    login = _context_login(command, name, variables)
     if login is None:
         return target
     return Target(host=login[1], user=login[0], port=login[2], inner=shlex.join(["docker"] + words[i:]))
+
+
+def _context_login(command: str, name: str | None, variables: dict[str, str | None]) -> tuple[str | None, str, int | None] | None:
+    """The (user, host, port) of the ssh endpoint behind the context ``command`` talks to: the one
+    it names (``name``, from ``--context``), else ``DOCKER_CONTEXT=`` on the line, the exported
+    variable or the context made current by ``docker context use``; None where a ``DOCKER_HOST``
+    wins over the current context (the CLI's order) or the log never created that context."""
+    if name is None:
+        if variables.get("DOCKER_HOST") or "DOCKER_HOST=" in command:
+            return None
+        line = _LINE_CONTEXT.search(command) if "DOCKER_CONTEXT=" in command else None
+        name = line.group(1) if line else variables.get("DOCKER_CONTEXT") or variables.get(_CURRENT)
+    endpoint = variables.get(_ENDPOINT + name) if name else None
+    return daemon_login(endpoint) if endpoint else None
