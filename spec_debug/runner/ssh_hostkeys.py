@@ -680,19 +680,15 @@ def _filed_in_passwd_home(known_hosts: KnownHosts, name: str, server_key: parami
     fill_default_options: _PATH_SSH_USER_HOSTFILE): a CI container that sets HOME (GitHub Actions:
     /github/home), whose `ssh-keyscan >> ~/.ssh/known_hosts` ran as root, filed the key there and
     `ssh` connects, while the refusal said only to rerun with --accept-new (trusting blind)."""
-    if known_hosts.user_files != DEFAULT_KNOWN_HOSTS_FILES:
+    found = _passwd_home_entries(known_hosts, name)
+    if found is None:
         return None
-    homes = passwd_home_elsewhere()
-    if homes is None:
-        return None
-    home, passwd_home = homes
-    for file in DEFAULT_KNOWN_HOSTS_FILES:
-        path = Path(passwd_home, file.removeprefix("~/"))
-        for entry in read_known_hosts(path):
-            if entry.marker is None and entry.key == server_key and host_matches(entry.patterns, name):
-                return (f"the same key is filed in {path}:{entry.line}, under this account's home in the passwd database, "
-                        f"which ssh(1) reads; spec-debug reads ~/.ssh/known_hosts under $HOME ({home}): set "
-                        f"`UserKnownHostsFile {path}` for the host in your ssh config (or run with HOME={passwd_home})")
+    home, passwd_home, entries = found
+    for path, entry in entries:
+        if entry.key == server_key:
+            return (f"the same key is filed in {path}:{entry.line}, under this account's home in the passwd database, "
+                    f"which ssh(1) reads; spec-debug reads ~/.ssh/known_hosts under $HOME ({home}): set "
+                    f"`UserKnownHostsFile {path}` for the host in your ssh config (or run with HOME={passwd_home})")
     return None
 
 
@@ -704,23 +700,35 @@ def _changed_in_passwd_home(
     _filed_in_passwd_home), refuses the host as changed (openssh-portable sshconnect.c,
     check_host_key, HOST_CHANGED; StrictHostKeyChecking accept-new refuses it too), where
     spec-debug met a key it had never seen and said to trust it with --accept-new."""
+    found = _passwd_home_entries(known_hosts, name)
+    if found is None:
+        return None
+    home, _passwd_home, entries = found
+    other: tuple[Path, KnownHostsEntry] | None = None
+    for path, entry in entries:
+        if entry.key == server_key:
+            return None  # filed there: _filed_in_passwd_home names it
+        if other is None and entry.key.get_name() == server_key.get_name():
+            other = (path, entry)
+    return (*other, home) if other is not None else None
+
+
+def _passwd_home_entries(
+        known_hosts: KnownHosts, name: str) -> tuple[str, str, list[tuple[Path, KnownHostsEntry]]] | None:
+    """($HOME, the passwd database's home, the (file, line) entries its default known_hosts files
+    hold for name, markers left out), where the default ~/.ssh/known_hosts was read under a $HOME
+    that is not that home; None otherwise (the one reading both passwd-home checks above share)."""
     if known_hosts.user_files != DEFAULT_KNOWN_HOSTS_FILES:
         return None
     homes = passwd_home_elsewhere()
     if homes is None:
         return None
     home, passwd_home = homes
-    other: tuple[Path, KnownHostsEntry] | None = None
-    for file in DEFAULT_KNOWN_HOSTS_FILES:
-        path = Path(passwd_home, file.removeprefix("~/"))
-        for entry in read_known_hosts(path):
-            if entry.marker is not None or not host_matches(entry.patterns, name):
-                continue
-            if entry.key == server_key:
-                return None  # filed there: _filed_in_passwd_home names it
-            if other is None and entry.key.get_name() == server_key.get_name():
-                other = (path, entry)
-    return (*other, home) if other is not None else None
+    entries = [(path, entry)
+               for path in (Path(passwd_home, file.removeprefix("~/")) for file in DEFAULT_KNOWN_HOSTS_FILES)
+               for entry in read_known_hosts(path)
+               if entry.marker is None and host_matches(entry.patterns, name)]
+    return home, passwd_home, entries
 
 
 def _unknown_key_hint(write_file: Path, ssh_args: str) -> str:
