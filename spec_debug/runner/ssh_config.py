@@ -101,6 +101,7 @@ from spec_debug.runner.ssh_lookup import (
 )
 from spec_debug.runner.ssh_quoting import _RAW_LINE_KEYWORDS, _argv_quoted, argv_split, without_trailing_comment
 from spec_debug.runner.ssh_agent_forward import agent_to_forward
+from spec_debug.runner.ssh_control_master import master_control_path
 from spec_debug.runner.ssh_target import (
     BLOCKING_CONNECT_S,
     DEFAULT_CONNECT_TIMEOUT_S,
@@ -851,6 +852,7 @@ def resolve_target(
         send_env=send_env,
         set_env=set_env,
         request_tty=_request_tty(entry.get("requesttty")),
+        control_path=master_control_path(entry.get("controlpath"), entry.get("controlmaster")),
     )
 
 

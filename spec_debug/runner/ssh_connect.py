@@ -41,6 +41,7 @@ from spec_debug.runner.ssh_abandon import (
 )
 from spec_debug.runner.ssh_config import SSH_CONFIG_FILE_OPTION, SSHTarget, load_ssh_config, parse_destination, quoted_host_name, resolve_target
 from spec_debug.runner.ssh_target import jump_text
+from spec_debug.runner.ssh_control_master import with_master_note
 from spec_debug.runner.ssh_connection import DEFAULT_MAX_SESSIONS, Connection, ConnectOptions
 from spec_debug.runner.ssh_handshake import _handshake_retrying
 from spec_debug.runner.ssh_errors import HostUnreachableError
@@ -137,6 +138,7 @@ def connect(
             exc = _with_case_note(exc, target, config)
             if own_config is None and options.ssh_config_path is None:
                 exc = _with_passwd_home_config(exc, target)
+            exc = with_master_note(exc, target.alias, target.control_path)
             raise _said_with_name(_said_through_jump(exc, target), name, target.alias) from exc.__cause__
 
 

@@ -126,6 +126,10 @@ _OWN_TOKENS = {
     # %n-gw` jumps through `gpu01-gw` for gpu01; here it was a host named `%n-gw`. Like
     # ProxyCommand it takes %h, %k, %n, %p, %r and %% (expand_proxy_command) and nothing else.
     "proxyjump": set("nk"),
+    # ControlPath takes every client token and a leading ~ (openssh-portable: ssh.c, main,
+    # tilde_expand_filename then default_client_percent_dollar_expand); paramiko's own %C and %l
+    # are not ssh(1)'s, so the socket `ControlPath ~/.ssh/cm-%C` names was another file.
+    "controlpath": set("nipkLljC"),
 }
 _TOKEN = re.compile(r"%(.)")
 # Each CertificateFile line under a key of its own, numbered in config order (ssh_config's
@@ -202,11 +206,12 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         own = _OWN_TOKENS.get(key)
         if own is None:
             return super()._tokenize(config, target_hostname, key, value)
-        if key in ("identityfile", "identityagent"):
+        if key in ("identityfile", "identityagent", "controlpath"):
             value = os.path.expanduser(value)  # a leading ~ only (openssh-portable: misc.c, tilde_expand)
         # ProxyCommand gets no `~` expansion of ours (paramiko replaces every `~`): as in ssh(1),
         # the shell that runs it expands a leading one (_ProxyCommand in ssh_proxy_command).
-        source_key = key if key in self.TOKENS_BY_CONFIG_KEY else "identityfile"
+        # paramiko's ControlPath tokens lack %d: its IdentityFile ones (%d, %h, %r, %u) serve there too.
+        source_key = key if key in self.TOKENS_BY_CONFIG_KEY and key != "controlpath" else "identityfile"
         inherited = {c[1] for c in self._allowed_tokens(source_key) if c.startswith("%")}
 
         unknown: list[str] = []

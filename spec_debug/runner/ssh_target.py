@@ -182,6 +182,10 @@ class SSHTarget:
     request_tty: str | None = None
     """RequestTTY `force` or `yes` (lower case), where the config asks ssh(1) for a terminal on
     the host; None for no, auto or unset. Steps still run without one (request_tty_warning)."""
+    control_path: str | None = None
+    """ControlPath, expanded as ssh(1) expands it, where ssh(1) would use a master connection
+    already open there (ControlMaster no, auto or autoask); None otherwise. Not used to connect:
+    a login that fails here says that `ssh HOST` goes through that master (ssh_control_master)."""
     inventory_name: str | None = None
     """The name the user knows the host by when it differs from `alias` (an inventory host
     `lab01` whose ansible_host is 10.0.0.5): questions and host-key messages say both."""
