@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import posixpath
 import shlex
 import tempfile
 import threading
@@ -155,40 +156,70 @@ def _whole_copy_test(path: str, local: Path) -> str:
 
 
 def _put_in_private_tmp(transport: Transport, local: Path, first: OSError) -> str:
-    """Upload into a fresh ``mktemp -d`` folder (mode 700). Never a fixed /tmp path: another
-    user could plant a file there that we would then run. If this fails too, the first error
-    (about the home) is the one to report."""
-    kept = _kept_private_copy(transport, local)
+    """Upload into a fresh ``mktemp -d`` folder (mode 700) under /tmp, else under the host's
+    $TMPDIR. Never a fixed path: another user could plant a file there that we would then run.
+    If every try fails too, the first error (about the home) is the one to report.
+
+    $TMPDIR is where the host's own tools put temporary files where /tmp is small (a site's
+    /etc/environment or ~/.bashrc sets it to a local scratch disk): with the home and /tmp full
+    (a Hugging Face cache over quota, torch compile caches and core dumps), every probe step
+    failed "cannot upload" while that disk had room."""
+    bases = _temp_bases(transport)
+    kept = _kept_private_copy(transport, local, bases)
     if kept is not None:
         return kept
+    for base in bases:
+        out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
+        try:
+            made = transport.run(f"{WITH_STANDARD_PATH}mktemp -d {shlex.quote(base + '/spec-debug.XXXXXX')}",
+                                 stdout=out, stderr=err, timeout_s=60)
+            folder = out.text().strip()
+            if made.exit_code != 0 or not _made_under(folder, base):
+                continue
+            remote = f"{folder}/{local.name}"
+            try:
+                transport.put(local, remote)
+            except OSError:
+                # Else each try left an empty folder behind: one per probe step per run on a host
+                # whose /tmp is full (GPU hosts fill it with compile caches and core dumps).
+                _remove_quietly(transport, folder)
+                continue
+        except OSError:
+            continue
+        return remote
+    raise first from None
+
+
+def _temp_bases(transport: Transport) -> list[str]:
+    """Where a private folder may go: /tmp, then the login's $TMPDIR where that is another
+    absolute path."""
     out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
     try:
-        made = transport.run(WITH_STANDARD_PATH + "mktemp -d /tmp/spec-debug.XXXXXX", stdout=out, stderr=err, timeout_s=60)
-        folder = out.text().strip()
-        if made.exit_code != 0 or not folder.startswith("/tmp/spec-debug."):
-            raise first
-        remote = f"{folder}/{local.name}"
-        try:
-            transport.put(local, remote)
-        except OSError:
-            # Else each try left an empty folder behind: one per probe step per run on a host
-            # whose /tmp is full (GPU hosts fill it with compile caches and core dumps).
-            _remove_quietly(transport, folder)
-            raise
+        said = transport.run('printf \'%s\' "${TMPDIR-}"', stdout=out, stderr=err, timeout_s=60)
     except OSError:
-        raise first from None
-    return remote
+        return ["/tmp"]
+    value = out.text()
+    if said.exit_code != 0 or not value.startswith("/") or "\n" in value or "\0" in value:
+        return ["/tmp"]
+    base = posixpath.normpath(value)
+    return ["/tmp"] if base in ("/", "/tmp") else ["/tmp", base]
 
 
-def _kept_private_copy(transport: Transport, local: Path) -> str | None:
+def _made_under(folder: str, base: str) -> bool:
+    """Whether folder is what `mktemp -d BASE/spec-debug.XXXXXX` prints: one new name in base."""
+    return "\n" not in folder and posixpath.dirname(folder) == base and posixpath.basename(folder).startswith("spec-debug.")
+
+
+def _kept_private_copy(transport: Transport, local: Path, bases: list[str]) -> str | None:
     """A whole copy of this bundle in a private folder an earlier run made, if there is one: each
     run on a host whose home takes no upload made a new folder and left another copy of the
     bundle in /tmp. Only a real folder (not a link) owned by this user is taken, as mktemp -d
     made it: no other user can make one that this user owns."""
     out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
     whole = _whole_copy_test(f'"$d"/{shlex.quote(local.name)}', local)
+    globs = " ".join(f"{shlex.quote(base)}/spec-debug.*" for base in bases)
     script = (
-        f"{WITH_STANDARD_PATH}found=; for d in /tmp/spec-debug.*; do "
+        f"{WITH_STANDARD_PATH}found=; for d in {globs}; do "
         f'if test -z "$found" && test -d "$d" && test ! -h "$d" && test -O "$d" && {{ {whole}; }}; then found=$d; fi; '
         'done; test -n "$found" && printf \'%s\\n\' "$found"'
     )
@@ -197,7 +228,7 @@ def _kept_private_copy(transport: Transport, local: Path) -> str | None:
     except OSError:
         return None
     folder = out.text().strip()
-    if outcome.exit_code != 0 or not folder.startswith("/tmp/spec-debug.") or "\n" in folder or "/" in folder[5:]:
+    if outcome.exit_code != 0 or not any(_made_under(folder, base) for base in bases):
         return None
     return f"{folder}/{local.name}"
 
