@@ -24,10 +24,11 @@ import logging
 import threading
 from dataclasses import replace
 from functools import partial
+from typing import Callable
 
 import paramiko
 
-from spec_debug.errors import TransportError, UsageError
+from spec_debug.errors import AuthenticationError, TransportError, UsageError
 from spec_debug.runner.ssh_abandon import (
     _ABANDONED,
     ConnectAbandoned,
@@ -138,7 +139,6 @@ def connect(
             exc = _with_case_note(exc, target, config)
             if own_config is None and options.ssh_config_path is None:
                 exc = _with_passwd_home_config(exc, target)
-            exc = with_master_note(exc, target.alias, target.control_path)
             raise _said_with_name(_said_through_jump(exc, target), name, target.alias) from exc.__cause__
 
 
@@ -283,13 +283,13 @@ def _open(
                 if options.known_hosts is not None:
                     hop_target = replace(hop_target, known_hosts_files=(str(options.known_hosts),), global_known_hosts_files=())
                 gateway = via[-1]
-                via.append(Connection(hop_target, _handshake_retrying(hop_target, partial(_jump_channel, gateway, hop_target), options)))
+                via.append(Connection(hop_target, _logged_in(hop_target, partial(_jump_channel, gateway, hop_target), options)))
             gateway = via[-1]
-            transport = _handshake_retrying(target, lambda: _jump_channel(gateway, target), options)
+            transport = _logged_in(target, lambda: _jump_channel(gateway, target), options)
         elif target.proxy_command:
-            transport = _handshake_retrying(target, lambda: _proxy_command(target), options)
+            transport = _logged_in(target, lambda: _proxy_command(target), options)
         else:
-            transport = _handshake_retrying(target, lambda: _tcp_connect(target), options)
+            transport = _logged_in(target, lambda: _tcp_connect(target), options)
         return Connection(target, transport, via)
     except BaseException as exc:
         for opened in reversed(via):
@@ -297,3 +297,13 @@ def _open(
         if isinstance(exc, Exception) and threading.get_ident() in _ABANDONED:
             raise ConnectAbandoned(f"{target.alias}: connection abandoned: the run was interrupted") from None
         raise
+
+
+def _logged_in(target: SSHTarget, open_socket: Callable[[], object], options: ConnectOptions) -> paramiko.Transport:
+    """_handshake_retrying, where a refused login of this host, the target or one of its jump
+    hosts, says that ssh(1) would ride a master connection open for it (with_master_note):
+    a bastion behind a second factor is where sites tell users to keep one."""
+    try:
+        return _handshake_retrying(target, open_socket, options)
+    except AuthenticationError as exc:
+        raise with_master_note(exc, target.alias, target.control_path) from exc.__cause__

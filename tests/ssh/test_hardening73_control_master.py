@@ -1,13 +1,14 @@
 """A host behind a second factor, reached through ssh(1)'s master connection (`ControlMaster
 auto`, `ControlPath`, `ControlPersist` in ~/.ssh/config, as sites with one-time codes tell their
-users to set): the code is typed once, and every `ssh gpu` after it rides the open master and
+users to set), or behind a bastion that has one: the code is typed once, and every `ssh gpu` after it rides the open master and
 asks for nothing (openssh-portable: mux.c, muxclient; recorded with OpenSSH_9.2p1 against the
 test's sshd: `ssh -o BatchMode=yes gpu true` succeeds).
 
 Before: `spec-debug run --batch -H gpu` failed "accepted the key ... and then asks for a
 password" with a hint about ansible_password and $SSHPASS, and nothing said why `ssh gpu` logs
 in where spec-debug cannot. Now the hint first says that `ssh gpu` goes through the master open
-at its ControlPath, which spec-debug cannot share. Real sshd (key then password), real ssh(1)
+at its ControlPath, which spec-debug cannot share; so does a refused login of a jump host whose
+master is open (`ssh gpu` runs `ssh -W` through it). Real sshd (key then password), real ssh(1)
 master.
 """
 
@@ -26,7 +27,7 @@ import pytest
 
 from spec_debug.runner.ssh_config import load_ssh_config, resolve_target
 from tests.ssh.h10_helpers import start_password_server
-from tests.sshd_fixture import ClientSetup, write_ssh_config
+from tests.sshd_fixture import ClientSetup, SshServer, write_ssh_config
 
 SSH = shutil.which("ssh")
 pytestmark = pytest.mark.skipif(SSH is None, reason="needs OpenSSH's ssh(1) to keep a master connection")
@@ -51,24 +52,43 @@ def _ssh(config: Path, *args: str, env: dict[str, str] | None = None) -> subproc
                           stdin=subprocess.DEVNULL, env=env, check=False)
 
 
+def _second_factor_host(client: ClientSetup, tmp_path: Path, socket_dir: Path, alias: str) -> Any:
+    """A host that takes the key then a password (the second factor), with a master connection
+    open for it, made as its user makes it (the password typed once, here through SSH_ASKPASS)."""
+    server = start_password_server(tmp_path / f"sshd-{alias}", PASSWORD, keys=[client.key],
+                                   extra_config="AuthenticationMethods publickey,password\n")
+    client.trust(server)
+    client.alias(alias, server, ControlMaster="auto", ControlPath=f"{socket_dir}/%C", ControlPersist="yes")
+    askpass = tmp_path / "askpass"
+    askpass.write_text(f"#!/bin/sh\necho {PASSWORD}\n")
+    askpass.chmod(0o755)
+    started = _ssh(client.config, "-fN", alias,
+                   env={**os.environ, "SSH_ASKPASS": str(askpass), "SSH_ASKPASS_REQUIRE": "force", "DISPLAY": ":0"})
+    assert started.returncode == 0, started.stderr + server.log_tail()
+    return server
+
+
 @pytest.fixture
 def master_host(client: ClientSetup, tmp_path: Path, socket_dir: Path) -> Iterator[Path]:
-    """`gpu`: a key then a password (the second factor), with a master connection open for it,
-    made as its user makes it (the password typed once, here through SSH_ASKPASS)."""
-    server = start_password_server(tmp_path / "sshd", PASSWORD, keys=[client.key],
-                                   extra_config="AuthenticationMethods publickey,password\n")
+    """`gpu`: a key then a password, with a master connection open for it."""
+    server = _second_factor_host(client, tmp_path, socket_dir, "gpu")
     try:
-        client.trust(server)
-        client.alias("gpu", server, ControlMaster="auto", ControlPath=f"{socket_dir}/%C", ControlPersist="yes")
-        askpass = tmp_path / "askpass"
-        askpass.write_text(f"#!/bin/sh\necho {PASSWORD}\n")
-        askpass.chmod(0o755)
-        started = _ssh(client.config, "-fN", "gpu",
-                       env={**os.environ, "SSH_ASKPASS": str(askpass), "SSH_ASKPASS_REQUIRE": "force", "DISPLAY": ":0"})
-        assert started.returncode == 0, started.stderr + server.log_tail()
         yield client.config
     finally:
         _ssh(client.config, "-O", "exit", "gpu")
+        server.stop()
+
+
+@pytest.fixture
+def master_bastion(client: ClientSetup, sshd: SshServer, tmp_path: Path, socket_dir: Path) -> Iterator[Path]:
+    """`gpu` (a key is enough) behind `bastion`, which takes a key then a password, with a master
+    connection open for the bastion: `ssh gpu` runs `ssh -W` through it (ssh -J)."""
+    server = _second_factor_host(client, tmp_path, socket_dir, "bastion")
+    try:
+        client.alias("gpu", sshd, ProxyJump="bastion")
+        yield client.config
+    finally:
+        _ssh(client.config, "-O", "exit", "bastion")
         server.stop()
 
 
@@ -91,6 +111,20 @@ def test_a_login_refused_where_ssh_rides_an_open_master_says_so(
     assert host["error"].startswith("gpu: ") and "and then asks for a password" in host["error"]
     assert host["hint"] == (
         f"`ssh gpu` logs in through the master connection ssh(1) keeps open at {socket_path} (ControlMaster and "
+        "ControlPath in your ssh config), so it asks for nothing while that connection lasts; spec-debug cannot share "
+        f"it and logs in anew; {PASSWORD_HINT}")
+
+
+def test_a_jump_host_login_refused_where_ssh_rides_its_open_master_says_so(
+        cli: Callable[..., Any], master_bastion: Path, socket_dir: Path, tmp_path: Path) -> None:
+    """Sites put the second factor on the bastion: `ssh gpu` (ProxyJump bastion) asks nothing
+    while the bastion's master is open."""
+    assert _ssh(master_bastion, "-o", "BatchMode=yes", "gpu", "echo via-bastion").stdout == "via-bastion\n"
+    [socket_path] = socket_dir.iterdir()
+    host = _run(cli, tmp_path, master_bastion)
+    assert host["error"].startswith("gpu: jump host bastion: ") and "and then asks for a password" in host["error"]
+    assert host["hint"] == (
+        f"`ssh bastion` logs in through the master connection ssh(1) keeps open at {socket_path} (ControlMaster and "
         "ControlPath in your ssh config), so it asks for nothing while that connection lasts; spec-debug cannot share "
         f"it and logs in anew; {PASSWORD_HINT}")
 
