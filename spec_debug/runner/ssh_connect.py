@@ -14,7 +14,8 @@ This module resolves the host and routes the connection; each stage has a module
 (the TCP connect), ssh_proxy_command, ssh_jump (ProxyJump, _JumpPool), ssh_handshake (host
 key and login) with ssh_handshake_failures (what a failed one means) and ssh_algorithms
 (KexAlgorithms, Ciphers, MACs), ssh_transport (the paramiko Transport), ssh_abandon (Ctrl-C
-during a connect) and ssh_connection (ConnectOptions, Connection).
+during a connect), ssh_control_master (a refused login where ssh(1) rides an open master) and
+ssh_connection (ConnectOptions, Connection).
 """
 
 from __future__ import annotations
