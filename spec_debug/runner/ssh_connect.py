@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import copy
 import logging
+import os
+import pwd
 import threading
 from dataclasses import replace
 from functools import partial
@@ -134,13 +136,28 @@ def connect(
             target = replace(target, typed_password=typed_password)
         if name and _named_otherwise(name, target.alias):
             target = replace(target, inventory_name=name)
+        config_file = _config_file_named(own_config if own_config is not None else options.ssh_config_path)
         try:
-            return _open(target, config, options, depth=0)
+            return _open(target, config, options, depth=0, config_file=config_file)
         except TransportError as exc:
             exc = _with_case_note(exc, target, config)
             if own_config is None and options.ssh_config_path is None:
                 exc = _with_passwd_home_config(exc, target)
             raise _said_with_name(_said_through_jump(exc, target), name, target.alias) from exc.__cause__
+
+
+def _config_file_named(path: object) -> str | None:
+    """The config file named with -F, unless it is the one ssh(1) reads by default (~/.ssh/config
+    under the passwd database's home: openssh-portable, ssh.c, process_config_files), which an
+    `ssh` run by hand reads without being told."""
+    if path is None:
+        return None
+    named = os.path.expanduser(str(path))
+    try:
+        default = os.path.join(pwd.getpwuid(os.getuid()).pw_dir, ".ssh", "config")
+    except KeyError:
+        return named
+    return None if os.path.realpath(named) == os.path.realpath(default) else named
 
 
 def _with_case_note(exc: TransportError, target: SSHTarget, config: paramiko.SSHConfig) -> TransportError:
@@ -252,11 +269,15 @@ def _named_otherwise(name: str, alias: str) -> bool:
 
 
 def _open(
-    target: SSHTarget, config: paramiko.SSHConfig, options: ConnectOptions, *, depth: int, reaching: tuple[SSHTarget, ...] = ()
+    target: SSHTarget, config: paramiko.SSHConfig, options: ConnectOptions, *, depth: int, reaching: tuple[SSHTarget, ...] = (),
+    config_file: str | None = None,
 ) -> Connection:
-    """`reaching`: the hosts whose connection waits on this one (the target, then its jump hosts)."""
+    """`reaching`: the hosts whose connection waits on this one (the target, then its jump hosts).
+    `config_file`: the config named with -F, which the hints' `ssh` commands pass (_config_file_named)."""
     if depth > _MAX_JUMP_DEPTH:
         raise UsageError(f"{target.alias}: ProxyJump chain deeper than {_MAX_JUMP_DEPTH} (a loop in ssh config?)")
+    if config_file is not None:
+        target = replace(target, config_file=config_file)
     if options.known_hosts is not None:
         target = replace(target, known_hosts_files=(str(options.known_hosts),), global_known_hosts_files=())
     via: list[Connection] = []
@@ -267,7 +288,8 @@ def _open(
             first = resolve_target(target.proxy_jump[0].destination, config, connect_timeout_s=options.connect_timeout_s)
             _refuse_jump_loop(first, (*reaching, target))
             via.append(_JUMPS.lease(
-                (first, options), lambda: _open(first, config, options, depth=depth + 1, reaching=(*reaching, target))
+                (first, options), lambda: _open(first, config, options, depth=depth + 1, reaching=(*reaching, target),
+                                                config_file=config_file)
             ))
             for i, hop in enumerate(target.proxy_jump[1:], start=1):
                 # resolved as ssh resolves it in the `ssh -J <hops before> hop` it starts: with a
@@ -280,7 +302,7 @@ def _open(
                 # Its ProxyJump stays: it is the `-J` of the ssh(1) that reaches this hop (the hops
                 # before it), which hints name (ssh_handshake, _ssh_args_filing_as_we_look) and
                 # KnownHostsCommand's %j says; the connection itself goes through `gateway`.
-                hop_target = replace(hop_target, proxy_command=None)
+                hop_target = replace(hop_target, proxy_command=None, config_file=config_file)
                 if options.known_hosts is not None:
                     hop_target = replace(hop_target, known_hosts_files=(str(options.known_hosts),), global_known_hosts_files=())
                 gateway = via[-1]

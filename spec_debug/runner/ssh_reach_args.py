@@ -13,7 +13,7 @@ from spec_debug.runner.ssh_target import DEFAULT_KNOWN_HOSTS, DEFAULT_PORT, SSHT
 
 
 def reach_args(target: SSHTarget, *, user: bool = False, jump_as_option: bool = False) -> str:
-    """`[-o HostKeyAlias=K] [-o UserKnownHostsFile=F] [-J HOPS] [-p PORT] [USER@]HOST`, quoted.
+    """`[-F CONFIG] [-o HostKeyAlias=K] [-o UserKnownHostsFile=F] [-J HOPS] [-p PORT] [USER@]HOST`, quoted.
 
     The name the user gave goes through the same ssh config in ssh(1), so `ssh NAME` reaches the
     host as we do (its ProxyJump, ProxyCommand, HostKeyAlias, UserKnownHostsFile: openssh-portable,
@@ -27,6 +27,10 @@ def reach_args(target: SSHTarget, *, user: bool = False, jump_as_option: bool = 
     `jump_as_option`: `-o ProxyJump=HOPS`, for ssh-copy-id, which takes no -J (its getopts:
     "i:o:p:F:fnsh?")."""
     words: list[str] = []
+    if target.config_file is not None:
+        # The host's name means what the run's config file says only to an ssh(1) that reads it:
+        # without it, `ssh -v default` (a `vagrant ssh-config > cfg` alias) looked up `default`.
+        words.append(f"-F {shlex.quote(target.config_file)}")
     if target.inventory_name is not None and target.host_key_alias:
         words.append(f"-o HostKeyAlias={shlex.quote(target.host_key_alias)}")
     file = target.known_hosts_files[0] if target.known_hosts_files else DEFAULT_KNOWN_HOSTS

@@ -182,6 +182,9 @@ class SSHTarget:
     request_tty: str | None = None
     """RequestTTY `force` or `yes` (lower case), where the config asks ssh(1) for a terminal on
     the host; None for no, auto or unset. Steps still run without one (request_tty_warning)."""
+    config_file: str | None = None
+    """The ssh config file read for the host where ssh(1) would read another by default (-F, an
+    inventory's `-F` in ansible_ssh_common_args): the `ssh` commands hints name pass it (reach_args)."""
     control_path: str | None = None
     """ControlPath, expanded as ssh(1) expands it, where ssh(1) would use a master connection
     already open there (ControlMaster no, auto or autoask); None otherwise. Not used to connect:
