@@ -113,6 +113,8 @@ def test_a_login_refused_where_ssh_rides_an_open_master_says_so(
         f"`ssh gpu` logs in through the master connection ssh(1) keeps open at {socket_path} (ControlMaster and "
         "ControlPath in your ssh config), so it asks for nothing while that connection lasts; spec-debug cannot share "
         f"it and logs in anew; {PASSWORD_HINT}")
+    # looking at the master (a connection to its socket) left it serving
+    assert _ssh(master_host, "-o", "BatchMode=yes", "gpu", "echo still").stdout == "still\n"
 
 
 def test_a_jump_host_login_refused_where_ssh_rides_its_open_master_says_so(
