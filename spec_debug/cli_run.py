@@ -36,7 +36,7 @@ from spec_debug.report.github import append_step_summary
 from spec_debug.report.junit import write_junit
 from spec_debug.runner.engine import SKIPPED_BY_USER, HostTarget, Run, RunOptions
 from spec_debug.runner.local import LocalTransport
-from spec_debug.runner.runner_findings import CHECK_NOT_EVALUATED
+from spec_debug.runner.runner_findings import checks_not_evaluated, said_checks_not_evaluated
 from spec_debug.store import RecordWriteError, RunStore, load_record, report_commands
 
 
@@ -704,11 +704,10 @@ def _say_verdict(record: RunRecord, console: Console, where: str) -> None:
     # stderr gone (a closed terminal, `| head`) is quiet: the record and reports are written
     # A `that:` that raised (text compared with a number, a fact no step sets) is a warning, and
     # the run said PASSED with no word that the playbook's own checks went unanswered.
-    broken = sum(1 for f in record.findings if f.code == "SD003" and f.title.startswith(CHECK_NOT_EVALUATED))
+    broken = checks_not_evaluated(record.findings)
     _say(console, f"[{style}]{record.status.upper()}[/]: {errors} error(s), {warnings} warning(s)"
          + (f" · {escape(nothing)}" if nothing else "")
-         + (f" · {broken} of the playbook's checks could not be evaluated (fix them as each step's line says)"
-            if broken > 1 else " · 1 of the playbook's checks could not be evaluated (fix it as its step's line says)"
+         + (f" · {said_checks_not_evaluated(broken)} (fix {'them as each' if broken > 1 else 'it as its'} step's line says)"
             if broken else "")
          + (f" · {escape(stopped)} after every step had run" if stopped else "")
          + f" · {where}")

@@ -16,6 +16,7 @@ from spec_debug.playbook.run_folder_input import playbook_argument
 from spec_debug.redact import MASK
 from spec_debug.report.terminal import FIX_LIMIT
 from spec_debug.runner.fetch_limit import human_size
+from spec_debug.runner.runner_findings import checks_not_evaluated, said_checks_not_evaluated
 
 
 def _parse_time(value: str | None) -> datetime | None:
@@ -34,6 +35,12 @@ def verdict(record: RunRecord) -> tuple[str, str]:
         # A stop that cut nothing (engine.Run._finish): the run ends as its hosts did, and the
         # report says the stop came, as the console's verdict line does.
         text += f" The run was stopped ({record.abort_reason}) after every step had run; nothing was cut."
+    broken = checks_not_evaluated(record.findings)
+    if broken:
+        # A `that:` that raised (text compared with a number, a fact no step sets) is a warning:
+        # the console's verdict counted them, the reports said "No errors; 2 warning(s) to
+        # review" over a playbook whose own checks went unanswered.
+        text += f" {said_checks_not_evaluated(broken)} (SD003: fix the playbook as each says)."
     return css, text
 
 

@@ -70,7 +70,9 @@ def evaluate_attempt(
         message = f"{timeout_words(step.timeout, attempt, timed_out_before)}; {kill}"
         return AttemptResult("timeout", message, step_facts, [runner_finding("SD002", host=host, step=step.id, evidence=[message, *_tail(out_text, err_text)])], [])
     if step.probe is not None:
-        probe_result = probe_facts(step, host, outcome, out_text, err_text, context, facts)
+        # The probe's JSON read whole where the capture limit cut it (`--capture-limit 0`).
+        probe_text = (stdout.whole_text() if stdout.truncated else None) or out_text
+        probe_result = probe_facts(step, host, outcome, probe_text, err_text, context, facts)
         if isinstance(probe_result, ProbeFailure):
             message, hint = probe_result.message, probe_result.hint
             finding = runner_finding("SD003", host=host, step=step.id, evidence=[message, *_tail("", err_text)], hint=hint)
@@ -513,6 +515,13 @@ class _WholeStreams:
                 return None
             matches += found
         return matches
+
+    def text(self, source: str) -> str | None:
+        texts = [stream.whole_text() if stream.truncated else stream.checked_text("surrogateescape")
+                 for stream in self._streams(source)]
+        if any(text is None for text in texts):
+            return None
+        return "\n".join(text for text in texts if text)  # as apply_captures joins `output`
 
 
 def collected_patterns(step: Step) -> tuple[re.Pattern[str], ...]:

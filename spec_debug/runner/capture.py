@@ -32,6 +32,9 @@ class WholeOutput(Protocol):
     def every(self, source: str, pattern: re.Pattern[str]) -> list[Any] | None:
         """Every match in order; None when there were too many to keep."""
 
+    def text(self, source: str) -> str | None:
+        """The whole text, the cut part included; None where it cannot be read back."""
+
 
 # Python (3.11; 3.10.7 and later) reads no int from more digits than this (CVE-2020-10735):
 # int() and json.loads raised "Exceeds the limit (4300 digits) ...; use
@@ -241,6 +244,20 @@ def parse_json_output(text: str) -> Any:
     raise CaptureError("output is not JSON")
 
 
+def _parsed_whole(text: str, source: str, whole: WholeOutput | None) -> Any:
+    """parse_json_output of the text, or, where the capture limit cut the document, of the whole
+    stream read back (WholeOutput.text)."""
+    try:
+        return parse_json_output(text)
+    except JsonTooDeepError:
+        raise
+    except CaptureError:
+        full = whole.text(source) if whole is not None and TRUNCATION_MARKER.search(text) else None
+        if full is None:
+            raise
+    return parse_json_output(full)
+
+
 def _json_too_deep() -> JsonTooDeepError:
     return JsonTooDeepError("the output is JSON nested too deep to read (lists and objects within each other, more than "
                         f"{MAX_FACT_DEPTH} levels deep)")
@@ -285,7 +302,7 @@ def apply_captures(
             continue
         assert capture.json_path is not None and capture.name is not None
         if capture.from_ not in parsed_json:
-            parsed_json[capture.from_] = parse_json_output(text)
+            parsed_json[capture.from_] = _parsed_whole(text, capture.from_, whole)
         try:
             value = json_lookup(parsed_json[capture.from_], capture.json_path)
         except KeyError:

@@ -415,10 +415,12 @@ class Run:
                     self._past_steps.add(target.name)
                 self._commit_step(result, findings, target.name)
                 if stop:
+                    # Shown as a skip by when: is (_shown_skip): the console listed the steps up to
+                    # the one that stopped and said FAILED, with no word that the rest never ran.
                     for later in self.playbook.steps[index + 1 :]:
                         self._commit_step(
-                            self._skipped(later, target.name, f"not run: step {step.id!r} failed with on_failure: stop"), [],
-                            target.name,
+                            self._shown_skip(later, target.name, f"not run: step {step.id!r} failed with on_failure: stop"),
+                            [], target.name,
                         )
                     break
             # The stop came as the last step ended on its own: the host ran every step (or

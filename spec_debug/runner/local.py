@@ -39,13 +39,25 @@ _QUIET_LOGIN_EXIT_TRAP = (
 # _PID_MARKER). Here bash gets BASH_ENV empty (it reads nothing) and the step's first line
 # reads the file as bash would have, in the same shell (its functions, variables, `set` options
 # and traps stay) with its output dropped, then exports BASH_ENV again as it was, for the
-# step's own bash scripts. Only for a value bash would not expand first (no `$` or backquote:
-# bash(1), INVOCATION, expands it): such a value is left to bash, as before.
+# step's own bash scripts.
 _SAVED_BASH_ENV = "__SPEC_DEBUG_BASH_ENV"
 _QUIET_BASH_ENV = (
     f'BASH_ENV=${_SAVED_BASH_ENV}; unset {_SAVED_BASH_ENV}; '
     # `.` looks a name with no slash up on PATH; bash reads BASH_ENV as a path
     'case $BASH_ENV in */*) { . "$BASH_ENV"; } >/dev/null 2>&1;; *) { . "./$BASH_ENV"; } >/dev/null 2>&1;; esac; '
+)
+# bash expands the value first, as between double quotes: parameter expansion, command
+# substitution and arithmetic (bash(1), INVOCATION; shell.c execute_env_file,
+# expand_string_unsplit_to_string(..., Q_DOUBLE_QUOTES)), and reads nothing when that is empty.
+# `BASH_ENV='$HOME/.envrc'` (a CI runner's, direnv's) was left to bash and its banner printed
+# into every local step. The step's line expands it the same way (eval between double quotes, in
+# the same shell and environment bash would); a value holding `"` or a backslash, whose quoting
+# that eval would change, is still left to bash.
+_QUIET_EXPANDED_BASH_ENV = (
+    f'BASH_ENV=${_SAVED_BASH_ENV}; unset {_SAVED_BASH_ENV}; '
+    '{ eval "__spec_debug_e=\\"$BASH_ENV\\""; } >/dev/null 2>&1; '
+    'case $__spec_debug_e in "") ;; */*) { . "$__spec_debug_e"; } >/dev/null 2>&1;; '
+    '*) { . "./$__spec_debug_e"; } >/dev/null 2>&1;; esac; unset __spec_debug_e; '
 )
 _READ_SIZE = 65536
 # After the main process exits, a background grandchild may still hold the pipes open
@@ -116,8 +128,9 @@ class LocalTransport(Transport):
         bash_env = (env or {}).get("BASH_ENV") or os.environ.get("BASH_ENV")
         if _SHELL == "/bin/bash" and bash_env:
             command = _QUIET_LOGIN_EXIT_TRAP + command
-            if "$" not in bash_env and "`" not in bash_env:
-                command = _QUIET_BASH_ENV + command
+            expanded = "$" in bash_env or "`" in bash_env
+            if not expanded or ('"' not in bash_env and "\\" not in bash_env):
+                command = (_QUIET_EXPANDED_BASH_ENV if expanded else _QUIET_BASH_ENV) + command
                 env = {**(env or {}), "BASH_ENV": "", _SAVED_BASH_ENV: bash_env}
         script = _script_file(command)
         try:

@@ -34,6 +34,9 @@ from spec_debug.runner.output_regex import anchored_to_text_ends
 from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT, CappedSpill
 
 DEFAULT_CAPTURE_LIMIT = 256 * 1024
+WHOLE_TEXT_LIMIT = 64 * 1024 * 1024
+"""Bytes of a stream cut by the capture limit that whole_text() reads back from its artifact at
+most: a JSON document is parsed whole, in memory."""
 
 TRUNCATION_MARKER = re.compile(r"\n\.\.\. \[(\d+) bytes truncated; [^\]\n]*\] \.\.\.\n")
 """What text() puts between head and tail; readers of captured text look for it."""
@@ -307,6 +310,20 @@ class StreamCapture:
         except OSError:
             return None  # the artifact was removed meanwhile: the kept text is all there is
         return None
+
+    def whole_text(self, limit: int = WHOLE_TEXT_LIMIT) -> str | None:
+        """The whole of a stream cut by the capture limit, as checked_text("surrogateescape")
+        reads one that fits, from its artifact (masked where the run redacts); None when the
+        stream is not cut, part of it was not saved, or it is over `limit` bytes. For what must
+        be read whole (a JSON document): `--capture-limit 0`, which the CLI offers to keep
+        run.json small, failed every probe step with "output is not JSON". Call after close()."""
+        if not self.truncated or not self.whole_stream_searchable or self.total_bytes > limit or self.spill_path is None:
+            return None
+        try:
+            raw = self.spill_path.read_bytes()
+        except OSError:
+            return None  # the artifact was removed meanwhile
+        return as_lines(raw.decode("utf-8", "surrogateescape"))
 
     @property
     def whole_stream_searchable(self) -> bool:

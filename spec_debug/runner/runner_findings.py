@@ -18,6 +18,20 @@ CHECK_NOT_EVALUATED = "The playbook's check could not be evaluated"
 """The title of the SD003 of a check (`that:`, a templated `contains:`) that raised on the output
 the step read: the playbook is what to fix. Followed by ": " and the check."""
 
+
+def checks_not_evaluated(findings: list[Finding]) -> int:
+    """How many of the playbook's own checks raised (their SD003): the console's verdict and the
+    reports' count them alike."""
+    return sum(1 for f in findings if f.code == "SD003" and f.title.startswith(CHECK_NOT_EVALUATED))
+
+
+def said_checks_not_evaluated(count: int) -> str:
+    """The words for ``count`` checks that could not be evaluated ('' for none)."""
+    if not count:
+        return ""
+    return (f"{count} of the playbook's checks could not be evaluated" if count > 1
+            else "1 of the playbook's checks could not be evaluated")
+
 TITLE_LIMIT = 300
 """Characters of a finding's title: one line on the terminal and a heading in the report."""
 

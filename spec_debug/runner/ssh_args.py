@@ -118,6 +118,14 @@ def parse_ssh_args(text: str, *, source: str = "ssh arguments") -> dict[str, str
             # `ansible_ssh_common_args='-A'` is how Ansible users forward their agent.
             if flag in "Aa":
                 options["forwardagent"] = "yes" if flag == "A" else "no"
+            # -t asks for a terminal, a second (-tt) forces one, -T asks for none; each sets
+            # RequestTTY over any -o before it (ssh.c, main: case 't', case 'T'). Dropped, and
+            # `ansible_ssh_args: -tt` ran the steps without one with no word of it, where
+            # `-o RequestTTY=force` gets the host's warning (ssh.request_tty_warning).
+            if flag == "t":
+                options["requesttty"] = "force" if options.get("requesttty", "").lower() in ("yes", "true") else "yes"
+            elif flag == "T":
+                options["requesttty"] = "no"
         else:
             continue
         if word[at:]:

@@ -48,7 +48,9 @@ def test_contains_and_matches_find_a_line_cut_from_the_record(tmp_path):
 
 def test_a_probe_whose_json_was_cut_says_so_not_no_output(tmp_path):
     out = tmp_path / "runs"
-    run_cli("run", "host_smoke", "--host", "local", "--out", str(out), "--capture-limit", "300")
+    # The artifact cut too (--artifact-limit): with the whole JSON in the artifact the probe
+    # reads it from there and passes (hardening73_json_past_capture_limit).
+    run_cli("run", "host_smoke", "--host", "local", "--out", str(out), "--capture-limit", "300", "--artifact-limit", "300")
     _, record = only_run(out)
     step = next(s for s in record["steps"] if s["id"] == "host_info")
     assert step["status"] == "error"

@@ -188,6 +188,7 @@ def test_ssh_args_from_ansible_inventories_become_ssh_config_options() -> None:
         "proxyjump": "j1,j2",
         "port": "2222",  # the first value wins, as on ssh's command line
         "forwardagent": "yes",  # -A (in -At): the steps get the agent, as with ssh -A
+        "requesttty": "yes",  # -t (in -At): asks for a terminal (the host's record says none is given)
     }
     with pytest.raises(UsageError, match="unexpected 'bastion'"):
         parse_ssh_args("-A bastion")
