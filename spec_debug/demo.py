@@ -42,6 +42,9 @@ PLAYBOOK = "perf_regression"
 # two threads and 12.6 s with one (the same JSON), at a load average of 6 on 2 cores; the demo
 # took 49 s (the README says "in seconds"). A value the user set is kept.
 TINY_MODEL_ENV = {"OMP_NUM_THREADS": "1"}
+# The simulated host has no server process: its server is the recorded command line and log
+# (probes.launch_flags.server_processes looks at none of this machine's processes).
+SIMULATED_HOST_ENV = {"SPEC_DEBUG_SIMULATED_HOST": "1"}
 
 
 class DemoHostTransport(LocalTransport):
@@ -49,7 +52,7 @@ class DemoHostTransport(LocalTransport):
 
     def run(self, command: str, *, env: dict[str, str] | None = None, **kwargs: Any) -> CommandOutcome:
         preset = {name: value for name, value in TINY_MODEL_ENV.items() if name not in os.environ}
-        return super().run(command, env={**preset, **(env or {})}, **kwargs)
+        return super().run(command, env={**preset, **(env or {}), **SIMULATED_HOST_ENV}, **kwargs)
 
 
 # The perf_regression steps whose findings the later steps read (its playbook: `facts.resolved_*`,

@@ -68,9 +68,17 @@ def cmdline_argv(raw: bytes | str) -> list[str]:
     return text[:-1].split("\0") if text.endswith("\0") else text.split("\0") if text else []
 
 
+# Set by the demo's simulated host (spec_debug.demo): its server is the recorded command line,
+# not a process of this machine, so a real (or a test's) SGLang/vLLM process running here must
+# not be taken for it (the demo's notes changed with whatever else ran on the machine).
+SIMULATED_HOST_ENV = "SPEC_DEBUG_SIMULATED_HOST"
+
+
 def server_processes(proc: Path = Path("/proc")) -> list[dict[str, Any]]:
     """Server processes, parents first: SGLang and vLLM fork workers whose cmdline repeats the
     parent's, so a process whose parent is also a match is a worker, not the server."""
+    if os.environ.get(SIMULATED_HOST_ENV):
+        return []
     found: dict[int, dict[str, Any]] = {}
     me = os.getpid()
     for entry in proc.iterdir() if proc.is_dir() else []:
