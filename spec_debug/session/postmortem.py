@@ -416,7 +416,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     statuses = _exit_statuses(a, list(first.values()))
     went_wrong += [(counted(len(seqs), *_KIND_COUNTED[kind]) if kind in _KIND_COUNTED else f"{len(seqs)}× {kind}") + " "
                    + " ".join(f"[msg {s}]" for s in seqs[:5]) + ("…" if len(seqs) > 5 else "")
-                   + (f" — {'the first: ' if len(seqs) > 1 else ''}{_error_words(first[kind], 120, statuses) if kind in _KIND_COUNTED else _short(first[kind].message, 120)}"
+                   + (f" — {'the first: ' if len(seqs) > 1 else ''}{_error_words(first[kind], 120, statuses) if kind in _STATUS_SAID else _short(first[kind].message, 120)}"
                       if kind in first else "")
                    for kind, seqs in kinds.items()]
     went_wrong += [f"Hypothesis ruled out [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]"
@@ -1706,9 +1706,24 @@ def _short(text: str | None, limit: int) -> str:
 _KIND_COUNTED = {"exit_code": ("failed command", "failed commands"),
                  "connection": ("failed connection", "failed connections"),
                  "tool_error": ("failed tool call", "failed tool calls"),
-                 "timeout": ("command that timed out", "commands that timed out")}
+                 "timeout": ("command that timed out", "commands that timed out"),
+                 "cuda_error": ("GPU error", "GPU errors"),
+                 "cuda_oom": ("GPU out-of-memory error", "GPU out-of-memory errors"),
+                 "kv_cache_memory": ("KV cache memory error", "KV cache memory errors"),
+                 "host_oom": ("process killed for host memory", "processes killed for host memory"),
+                 "nccl": ("NCCL error", "NCCL errors"),
+                 "http_error": ("HTTP error", "HTTP errors"),
+                 "test_failure": ("failed test", "failed tests"),
+                 "denied": ("call denied permission", "calls denied permission"),
+                 "rejected": ("call the user refused", "calls the user refused"),
+                 "hook_blocked": ("call a hook blocked", "calls a hook blocked"),
+                 "cancelled": ("call cancelled with its batch", "calls cancelled with their batch")}
 """What went wrong counts the errors of each :data:`failures.WORDED_KINDS` in these words, not by
-the JSON's kind ("1× exit_code [msg 6]")."""
+the JSON's kind ("1× exit_code [msg 6]", "1× host_oom [msg 2]")."""
+_STATUS_SAID = frozenset({"exit_code", "timeout"})
+"""Kinds whose first error What went wrong says as the timeline does ("exit status 2: ls: ...",
+"timed out: ..."); any other's line is said as printed, its count naming the kind ("1 failed test
+[msg 6] — test/...::test_accept: ...", not "— test failed: test/...")."""
 
 
 def _sub_agent_failures(a: SessionAnalysis) -> dict[tuple[str, int], int]:
