@@ -495,7 +495,8 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         "hypotheses_said": bool(a.hypotheses),
         # no throughput read at all: "no change was followed by a rise" told an OOM incident's
         # reader that throughput was measured and did not rise
-        "throughput_read": any(m.name == "throughput" for m in a.metrics),
+        # (nor one only stated: "a rise in measured throughput" told a report's 41 tok/s as measured)
+        "throughput_read": any(m.name == "throughput" and m.source == "output" for m in a.metrics),
         # one reading is no change: "No change was followed by a rise in measured throughput"
         # told a session that benchmarked once (after its relaunch) as one whose changes did nothing
         "throughput_once": _read_once(a),
@@ -1422,6 +1423,10 @@ def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord], rev
     return {"name": name, "unit": unit, "before": before_value, "before_seq": before.seq,
             "after": after_value, "after_seq": after.seq, "host": after.host, "host_before": before.host,
             "readings": len(readings), "before_reported": False,
+            # the report's or a notes file's numbers alone (_impact's fallback): one is no
+            # measurement, and the row said "— (measured once)" under a Summary that says
+            # "Throughput was stated, not measured in the session"
+            "stated": all(m.source != "output" for m in readings),
             "reverted_seq": undone[1].seq if undone else None,
             "reverted_change": f"{_change(a, undone[0])} [msg {undone[0].seq}]" if undone else ""}
 
