@@ -423,7 +423,14 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                    for h in a.hypotheses if h.status == "ruled_out"]
     for agent in a.agents:
         if agent["id"] == MAIN_AGENT:
-            if agent["status"] == "failed":  # the session itself, not a sub-agent it spawned
+            if agent["status"] == "failed" and len(a.sessions) > 1:
+                # of a folder: which session, and where ("Every tool call of the main session
+                # failed (1)." was said once for each such session, the lines alike and unlinked)
+                seqs = [e.seq for e in a.errors if e.session == agent.get("session") and e.agent == MAIN_AGENT]
+                where = " " + " ".join(f"[msg {q}]" for q in seqs[:3]) + (" …" if len(seqs) > 3 else "") if seqs else ""
+                went_wrong.append(f"Every tool call of session {agent.get('session')} failed "
+                                  f"({agent['tool_calls']}){where}.")
+            elif agent["status"] == "failed":  # the session itself, not a sub-agent it spawned
                 went_wrong.append(f"Every tool call of the main session failed ({agent['tool_calls']}).")
         elif agent["status"] in ("failed", "missing", "interrupted", "running"):
             spawner = f" (spawned by {agent['spawned_by']})" if agent.get("spawned_by") else ""
