@@ -336,12 +336,18 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         if seen["before_reported"]:  # the user's report is the before (_reported_before)
             detection.append(f"Throughput as reported: {seen['before']:g} tok/s{host} [msg {seen['before_seq']}].")
         else:
-            before = next((m for m in a.metrics if m.name == "throughput" and m.source == "output"
-                           and m.seq == seen["before_seq"]), None)
+            # the host's first reading, not the row's: a row holds the readings of one load (_same_row),
+            # and a session that benchmarked at 1 request a second, then at 8, said "First measured
+            # throughput: 140.2 tok/s [msg 4]" (8's) where 60.5 tok/s was measured first [msg 2]
+            before = next((m for m in a.metrics if m.name == "throughput" and m.source == "output" and not m.baseline
+                           and m.host == seen["host_before"]), None) if not stated else None
+            before = before or next((m for m in a.metrics if m.name == "throughput" and m.source == "output"
+                                     and m.seq == seen["before_seq"]), None)
             first = _first_after_changes(a, [before] if before is not None else [])
             when = f" (after the changes from [msg {first[1][0].seq}] on)" if first else ""
-            detection.append(f"First {'stated' if stated else 'measured'} throughput{when}: {seen['before']:g} tok/s{host} "
-                             f"[msg {seen['before_seq']}].")
+            value, seq = (before.value, before.seq) if before is not None else (seen["before"], seen["before_seq"])
+            detection.append(f"First {'stated' if stated else 'measured'} throughput{when}: {value:g} tok/s{host} "
+                             f"[msg {seq}].")
     loop_error = {id(lp): _loop_error_text(lp, loop_errors[(lp.session, lp.first_seq)]) for lp in a.loops}
     # "Connection refused" from a health check polled while the server loads is waiting, not the
     # incident's first error: name the first error that did not come from such a poll.
