@@ -291,13 +291,31 @@ def error_said(exception: str | None, kind: str, message: str) -> str:
     return f"{name}: {message}"
 
 
-WORDED_KINDS = ("exit_code", "connection", "tool_error", "timeout")
+_NOTHING_SAID = {"exit_code": "a failed command", "connection": "a failed connection",
+                 "tool_error": "a failed tool call", "timeout": "timed out"}
+_SAID_AS = {
+    # kind: (its words, what a message that already says them holds). A GPU, memory, NCCL,
+    # HTTP or test failure no exception names was said behind the JSON's kind ("First error:
+    # host_oom: [1234.5] Out of memory: Killed process 48213 (python3)", "After cuda_error: CUDA
+    # error: an illegal memory access ..."): its line says what failed, or these words do.
+    "cuda_error": ("GPU error", ("CUDA", "HIP", "GPU")),  # a kernel assertion's line names none
+    "cuda_oom": ("GPU out of memory", ("out of memory", "Out of memory", "OOM", "OutOfMemory")),
+    "kv_cache_memory": ("not enough KV cache memory", ("memory",)),
+    "host_oom": ("host out of memory", ("out of memory", "Out of memory", "OOM")),
+    "nccl": ("NCCL error", ("NCCL", "nccl")),
+    "http_error": ("HTTP error", ("HTTP",)),
+    "test_failure": ("test failed", ("FAILED", "ERROR")),
+    # a call that never ran (NOT_RUN): the agent's or the user's refusal says so itself
+    "denied": ("permission denied", ("ermission", "approval", "denied")),
+    "rejected": ("refused", ("user", "ejected", "efused")),
+    "hook_blocked": ("blocked by a hook", ("hook", "Hook")),
+    "cancelled": ("cancelled", ("ancel", "errored")),
+}
+WORDED_KINDS = frozenset({*_NOTHING_SAID, *_SAID_AS})
 """Error kinds :func:`failure_said` says in words where no exception names the error: what the
 command or the tool printed is the failure ("ssh: connect to host gpu01 port 2222: No route to
 host"), and the kind is the JSON's identifier, not a word of it. (An ``agent_error``, the agent's
 own API failing, keeps its name: it is no failure of the work, and the postmortem says so.)"""
-_NOTHING_SAID = {"exit_code": "a failed command", "connection": "a failed connection",
-                 "tool_error": "a failed tool call", "timeout": "timed out"}
 
 
 def failure_said(exception: str | None, kind: str, message: str, status: int | None = None) -> str:
@@ -308,8 +326,11 @@ def failure_said(exception: str | None, kind: str, message: str, status: int | N
     returned error: 401", and a timeout that its line does not call one says so ("timed out:
     Running benchmark ..."). ``status``: the command's exit status, None where it is not known
     (the message is said alone)."""
-    if exception or kind not in _NOTHING_SAID:
+    if exception or kind not in WORDED_KINDS:
         return error_said(exception, kind, message)
+    if kind in _SAID_AS:
+        words, says = _SAID_AS[kind]
+        return (message if any(w in message for w in says) else f"{words}: {message}") if message else words
     if not message:
         return f"exit status {status}" if kind == "exit_code" and status is not None else _NOTHING_SAID[kind]
     if kind == "timeout":
@@ -332,7 +353,7 @@ def summary_said(said: str, status: int | None = None) -> str:
         if cut > 0:
             whose, said = said[:cut + 3], said[cut + 3:]
     kind, colon, message = said.partition(": ")
-    return whose + (failure_said(None, kind, message, status) if colon and kind in _NOTHING_SAID else said)
+    return whose + (failure_said(None, kind, message, status) if colon and kind in WORDED_KINDS else said)
 
 # A compiled literal finds a short needle about twice as fast as ``in`` does (measured on
 # 10 KB server logs, CPython 3.11); gates that scan every output use it, after a test for

@@ -336,12 +336,18 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         if seen["before_reported"]:  # the user's report is the before (_reported_before)
             detection.append(f"Throughput as reported: {seen['before']:g} tok/s{host} [msg {seen['before_seq']}].")
         else:
-            before = next((m for m in a.metrics if m.name == "throughput" and m.source == "output"
-                           and m.seq == seen["before_seq"]), None)
+            # the host's first reading, not the row's: a row holds the readings of one load (_same_row),
+            # and a session that benchmarked at 1 request a second, then at 8, said "First measured
+            # throughput: 140.2 tok/s [msg 4]" (8's) where 60.5 tok/s was measured first [msg 2]
+            before = next((m for m in a.metrics if m.name == "throughput" and m.source == "output" and not m.baseline
+                           and m.host == seen["host_before"]), None) if not stated else None
+            before = before or next((m for m in a.metrics if m.name == "throughput" and m.source == "output"
+                                     and m.seq == seen["before_seq"]), None)
             first = _first_after_changes(a, [before] if before is not None else [])
             when = f" (after the changes from [msg {first[1][0].seq}] on)" if first else ""
-            detection.append(f"First {'stated' if stated else 'measured'} throughput{when}: {seen['before']:g} tok/s{host} "
-                             f"[msg {seen['before_seq']}].")
+            value, seq = (before.value, before.seq) if before is not None else (seen["before"], seen["before_seq"])
+            detection.append(f"First {'stated' if stated else 'measured'} throughput{when}: {value:g} tok/s{host} "
+                             f"[msg {seq}].")
     loop_error = {id(lp): _loop_error_text(lp, loop_errors[(lp.session, lp.first_seq)]) for lp in a.loops}
     # "Connection refused" from a health check polled while the server loads is waiting, not the
     # incident's first error: name the first error that did not come from such a poll.
@@ -416,14 +422,21 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     statuses = _exit_statuses(a, list(first.values()))
     went_wrong += [(counted(len(seqs), *_KIND_COUNTED[kind]) if kind in _KIND_COUNTED else f"{len(seqs)}× {kind}") + " "
                    + " ".join(f"[msg {s}]" for s in seqs[:5]) + ("…" if len(seqs) > 5 else "")
-                   + (f" — {'the first: ' if len(seqs) > 1 else ''}{_error_words(first[kind], 120, statuses) if kind in _KIND_COUNTED else _short(first[kind].message, 120)}"
+                   + (f" — {'the first: ' if len(seqs) > 1 else ''}{_error_words(first[kind], 120, statuses) if kind in _STATUS_SAID else _short(first[kind].message, 120)}"
                       if kind in first else "")
                    for kind, seqs in kinds.items()]
     went_wrong += [f"Hypothesis ruled out [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]"
                    for h in a.hypotheses if h.status == "ruled_out"]
     for agent in a.agents:
         if agent["id"] == MAIN_AGENT:
-            if agent["status"] == "failed":  # the session itself, not a sub-agent it spawned
+            if agent["status"] == "failed" and len(a.sessions) > 1:
+                # of a folder: which session, and where ("Every tool call of the main session
+                # failed (1)." was said once for each such session, the lines alike and unlinked)
+                seqs = [e.seq for e in a.errors if e.session == agent.get("session") and e.agent == MAIN_AGENT]
+                where = " " + " ".join(f"[msg {q}]" for q in seqs[:3]) + (" …" if len(seqs) > 3 else "") if seqs else ""
+                went_wrong.append(f"Every tool call of session {agent.get('session')} failed "
+                                  f"({agent['tool_calls']}){where}.")
+            elif agent["status"] == "failed":  # the session itself, not a sub-agent it spawned
                 went_wrong.append(f"Every tool call of the main session failed ({agent['tool_calls']}).")
         elif agent["status"] in ("failed", "missing", "interrupted", "running"):
             spawner = f" (spawned by {agent['spawned_by']})" if agent.get("spawned_by") else ""
@@ -495,7 +508,8 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         "hypotheses_said": bool(a.hypotheses),
         # no throughput read at all: "no change was followed by a rise" told an OOM incident's
         # reader that throughput was measured and did not rise
-        "throughput_read": any(m.name == "throughput" for m in a.metrics),
+        # (nor one only stated: "a rise in measured throughput" told a report's 41 tok/s as measured)
+        "throughput_read": any(m.name == "throughput" and m.source == "output" for m in a.metrics),
         # one reading is no change: "No change was followed by a rise in measured throughput"
         # told a session that benchmarked once (after its relaunch) as one whose changes did nothing
         "throughput_once": _read_once(a),
@@ -1422,6 +1436,10 @@ def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord], rev
     return {"name": name, "unit": unit, "before": before_value, "before_seq": before.seq,
             "after": after_value, "after_seq": after.seq, "host": after.host, "host_before": before.host,
             "readings": len(readings), "before_reported": False,
+            # the report's or a notes file's numbers alone (_impact's fallback): one is no
+            # measurement, and the row said "— (measured once)" under a Summary that says
+            # "Throughput was stated, not measured in the session"
+            "stated": all(m.source != "output" for m in readings),
             "reverted_seq": undone[1].seq if undone else None,
             "reverted_change": f"{_change(a, undone[0])} [msg {undone[0].seq}]" if undone else ""}
 
@@ -1706,9 +1724,24 @@ def _short(text: str | None, limit: int) -> str:
 _KIND_COUNTED = {"exit_code": ("failed command", "failed commands"),
                  "connection": ("failed connection", "failed connections"),
                  "tool_error": ("failed tool call", "failed tool calls"),
-                 "timeout": ("command that timed out", "commands that timed out")}
+                 "timeout": ("command that timed out", "commands that timed out"),
+                 "cuda_error": ("GPU error", "GPU errors"),
+                 "cuda_oom": ("GPU out-of-memory error", "GPU out-of-memory errors"),
+                 "kv_cache_memory": ("KV cache memory error", "KV cache memory errors"),
+                 "host_oom": ("process killed for host memory", "processes killed for host memory"),
+                 "nccl": ("NCCL error", "NCCL errors"),
+                 "http_error": ("HTTP error", "HTTP errors"),
+                 "test_failure": ("failed test", "failed tests"),
+                 "denied": ("call denied permission", "calls denied permission"),
+                 "rejected": ("call the user refused", "calls the user refused"),
+                 "hook_blocked": ("call a hook blocked", "calls a hook blocked"),
+                 "cancelled": ("call cancelled with its batch", "calls cancelled with their batch")}
 """What went wrong counts the errors of each :data:`failures.WORDED_KINDS` in these words, not by
-the JSON's kind ("1× exit_code [msg 6]")."""
+the JSON's kind ("1× exit_code [msg 6]", "1× host_oom [msg 2]")."""
+_STATUS_SAID = frozenset({"exit_code", "timeout"})
+"""Kinds whose first error What went wrong says as the timeline does ("exit status 2: ls: ...",
+"timed out: ..."); any other's line is said as printed, its count naming the kind ("1 failed test
+[msg 6] — test/...::test_accept: ...", not "— test failed: test/...")."""
 
 
 def _sub_agent_failures(a: SessionAnalysis) -> dict[tuple[str, int], int]:

@@ -108,7 +108,7 @@ def test_the_words_of_each_kind() -> None:
     assert failure_said(None, "connection", "") == "a failed connection"
     assert failure_said("ConnectionRefusedError", "connection", "[Errno 111] Connection refused") == (
         "ConnectionRefusedError: [Errno 111] Connection refused")  # an exception's name is said
-    assert failure_said(None, "cuda_oom", "CUDA out of memory.") == "cuda_oom: CUDA out of memory."  # not worded
+    assert failure_said(None, "cuda_oom", "CUDA out of memory.") == "CUDA out of memory."  # hardening 73: worded
     assert summary_said(f"connection: {REFUSED}") == REFUSED
     assert summary_said("exit_code: curl: (22) error: 401", 22) == "exit status 22: curl: (22) error: 401"
     assert summary_said("IndexError: index 32000") == "IndexError: index 32000"
