@@ -273,9 +273,38 @@ def _one_topic(first: str, more: list[str]) -> str:
     # words got "the concept 'num steps'?" (_load_or_near_concept).
     near = glossary.close_concepts(joined)
     raise UsageError(f"explain takes one playbook, code or concept; got also: {' '.join(more)}",
-                     hint=f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`" if near else
+                     hint=_no_such_step_hint(first, more) or
+                     (f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`" if near else
                      "quote a concept of several words (spec-debug explain 'accept length'); "
-                     "`spec-debug explain concepts` lists them")
+                     "`spec-debug explain concepts` lists them"))
+
+
+def _no_such_step_hint(first: str, more: list[str]) -> str | None:
+    """For `explain perf_regression hidden_layuot`, a playbook then a word that is none of its
+    steps: the step of that spelling, else the playbook's steps. The hint was the rule for
+    quoting a concept ("spec-debug explain 'accept length'"), which says nothing of the step
+    that was meant. None where the first word names no playbook that loads."""
+    import difflib
+
+    from spec_debug.playbook.loader import load_playbook
+    from spec_debug.record import shell_word
+
+    if len(more) != 1 or not _names_a_playbook(first):
+        return None
+    try:
+        steps = [step.id for step in load_playbook(first).playbook.steps]
+    except (SpecDebugError, OSError, ValueError):
+        return None
+    by_lower = {step.lower(): step for step in steps}
+    typed = more[0].strip().lower()
+    # `explain host_smoke gpu`: the start of one step's id, as the completion would have given it
+    starting = [step for step in by_lower if step.startswith(typed)] if typed else []
+    near = starting if len(starting) == 1 else difflib.get_close_matches(typed, list(by_lower), n=1, cutoff=0.6)
+    if near:
+        step = by_lower[near[0]]
+        return f"the step {step!r}? `spec-debug explain {shell_word(first)} {shell_word(step)}`"
+    return (f"{first} has no step {more[0]!r}; its steps: {', '.join(steps)} "
+            f"(`spec-debug explain {shell_word(first)} {shell_word(steps[0])}` explains one)")
 
 
 def _flag_without_value(word: str) -> str:
