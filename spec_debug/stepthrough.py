@@ -78,6 +78,15 @@ def _join_lines(lines: list[str]) -> str:
     return "\n".join(joined)
 
 
+def _copied(artifacts: list[str], named: int = 3) -> str:
+    """The files a fetch step copied, as run.json names them (relative to the run folder): the
+    first few, then how many more."""
+    from spec_debug.counted import counted
+
+    shown = ", ".join(artifacts[:named])
+    return shown if len(artifacts) <= named else f"{shown} and {counted(len(artifacts) - named, 'more file')}"
+
+
 def _probe_summary(name: str) -> str:
     from spec_debug.probes.registry import all_probes
 
@@ -276,6 +285,10 @@ class TerminalGate(StepGate):
             "timeout": "[red]timed out[/] and was stopped.",
             "skipped": "[blue]skipped[/].",
         }[result.status]
+        if result.status == "passed" and step.fetch is not None and result.artifacts:
+            # A fetch checks nothing: "everything this step checks looks healthy" said nothing of
+            # what it did, and the user went looking for the copied files in the run folder.
+            words = f"[green]passed[/]: copied {escape(visible_controls(_copied(result.artifacts)))} (in the run folder)."
         if result.status == "timeout" and result.left_running is not None:
             # Its kill did not reach the host, or it had no pid to kill: "and was stopped" was not so.
             words = "[red]timed out[/] and may still be running."
