@@ -103,6 +103,30 @@ def complete_run_vars(ctx: typer.Context, incomplete: str) -> list[str]:
     return [f"{name}=" for name in names if name.startswith(incomplete) and name not in given]
 
 
+def complete_hosts(ctx: typer.Context, incomplete: str) -> list[str]:
+    """`run PLAYBOOK --host <TAB>`: `local` and the Host aliases of the ssh config the run would
+    read (-F FILE when typed before, else ~/.ssh/config and the system's), patterns left out;
+    after a comma (`--host gpu01,gp<TAB>`) the next host of the list. Nothing was offered, and
+    the shell completed file names where ssh(1)'s own completion offers the config's hosts."""
+    params = ctx.params if ctx.params.get("playbook") else _params_before_option(ctx)
+    done, comma, typed = incomplete.rpartition(",")
+    names = ["local", *_ssh_config_aliases(params.get("ssh_config"))]
+    listed = set(done.split(",")) if comma else set()
+    return [done + comma + name for name in dict.fromkeys(names) if name.startswith(typed) and name not in listed]
+
+
+def _ssh_config_aliases(config: object) -> list[str]:
+    """The Host names of the ssh config, sorted, without patterns (`*`, `?`, `!`); [] where it
+    cannot be read (a completer prints no error into the shell)."""
+    try:
+        from spec_debug.runner.ssh_config import load_ssh_config
+
+        hostnames = load_ssh_config(Path(str(config)).expanduser() if config else None).get_hostnames()
+    except Exception:  # an unreadable or refused config: the run says why; completion offers the rest
+        return []
+    return sorted(name for name in hostnames if not any(char in name for char in "*?!"))
+
+
 def _params_before_option(ctx: typer.Context) -> dict[str, object]:
     """The command's parameters as typed before the option whose value is being completed.
     Click parses the line with that option's value missing, an error that ends its resilient
