@@ -166,9 +166,15 @@ def register(app: typer.Typer) -> None:
 
 
 def _names_a_playbook(argument: str) -> bool:
+    """Whether ARGUMENT is a playbook before anything else it could name: a shipped name, or a
+    file (a pipe too). Not a folder: `explain configs` in a repository with a configs/ folder,
+    `explain sglang` beside an sglang checkout, was "is a directory, not a playbook file", not
+    the step or concept of that name (the loader takes a shipped name over a folder too). A
+    folder that names nothing else still gets that error."""
     from spec_debug.playbook.loader import shipped_playbook_names
 
-    return Path(argument).expanduser().exists() or argument in shipped_playbook_names()
+    path = Path(argument).expanduser()
+    return argument in shipped_playbook_names() or (path.exists() and not path.is_dir())
 
 
 def _playbook_step(first: str, more: list[str]):
