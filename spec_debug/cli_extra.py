@@ -262,9 +262,12 @@ def _one_topic(first: str, more: list[str]) -> str:
     refused as click would have refused them (the command takes unknown options as words)."""
     from spec_debug import glossary
 
+    joined = " ".join([first, *more])
+    titled = _code_with_its_title(joined)
+    if titled is not None:
+        return titled
     if not more:
         return _flag_without_value(first)
-    joined = " ".join([first, *more])
     if glossary.find_concept(joined) is not None:
         return joined
     if len(more) == 1 and not _is_option(more[0]) and _is_option(first) and glossary.find_concept(first) is not None:
@@ -274,6 +277,9 @@ def _one_topic(first: str, more: list[str]) -> str:
         raise UsageError(f"no such option: {unknown}",
                          hint=_step_option_hint(unknown, next((w for w in [first, *more] if not _is_option(w)), None))
                          or "spec-debug explain --help lists the options")
+    # `explain SD101 SD201`, two codes of a report typed unquoted: one command each, as for the
+    # quoted 'SD101 SD201' (_refuse_several_codes); it was "got also: SD201" and the quoting rule
+    _refuse_several_codes(joined)
     # `explain num stesp`: a concept of several words with a slip, unquoted. The hint was the
     # quoting rule with 'accept length' as its example, whatever was typed; quoted, the same
     # words got "the concept 'num steps'?" (_load_or_near_concept).
@@ -311,6 +317,25 @@ def _no_such_step_hint(first: str, more: list[str]) -> str | None:
         return f"the step {step!r}? `spec-debug explain {shell_word(first)} {shell_word(step)}`"
     return (f"{first} has no step {more[0]!r}; its steps: {', '.join(steps)} "
             f"(`spec-debug explain {shell_word(first)} {shell_word(steps[0])}` explains one)")
+
+
+# A finding as a run prints it: "SD101 Speculation capped ..." (the progress line), "SD101
+# (error): Speculation capped ..." (the step-through), "SD101: Speculation capped ..." (a report).
+_CODE_AND_TITLE = re.compile(r"^\s*(\S+?)\s*(?:\((?:error|warning|info)\))?\s*[:\u2014-]?\s+(\S.*?)\s*$", re.IGNORECASE)
+
+
+def _code_with_its_title(text: str) -> str | None:
+    """The code of a finding line pasted whole, quoted or not (`explain SD101 Speculation capped
+    at one drafted token per round`), where the words after the code are its catalog title: that
+    line was "no playbook file" or "got also: Speculation capped ...". None for anything else."""
+    from spec_debug.diagnose.catalog import CATALOG
+
+    match = _CODE_AND_TITLE.match(text)
+    code = _finding_code(match.group(1)) if match else None
+    if code is None or Path(text).expanduser().exists():
+        return None
+    said = " ".join(match.group(2).split()).rstrip(".").lower()
+    return code if said == " ".join(CATALOG[code].title.split()).lower() else None
 
 
 def _flag_without_value(word: str) -> str:
