@@ -416,8 +416,10 @@ class Run:
                 self._commit_step(result, findings, target.name)
                 if stop:
                     for later in self.playbook.steps[index + 1 :]:
+                        # shown as a skip by requires: or when: is (_shown_skip): the console said
+                        # nothing of them, and `run --step` ended after the failed step unexplained
                         self._commit_step(
-                            self._skipped(later, target.name, f"not run: step {step.id!r} failed with on_failure: stop"), [],
+                            self._shown_skip(later, target.name, f"not run: step {step.id!r} failed with on_failure: stop"), [],
                             target.name,
                         )
                     break
