@@ -63,19 +63,38 @@ def _reflow(text: str) -> str:
 
     A list item (`- `, `* `, `1. `) keeps its own line, as Markdown keeps it and `explain`
     shows it: a why of "Checks:" over two "- " items was one line, "Checks: - the flag - the
-    layers"."""
-    paragraphs = re.split(r"\n\s*\n", text.strip())
-    return "\n\n".join(_join_lines(p.splitlines()) for p in paragraphs)
-
-
-def _join_lines(lines: list[str]) -> str:
-    joined: list[str] = []
-    for line in lines:
-        if joined and not LIST_ITEM.match(line):
-            joined[-1] += " " + line.strip()
+    layers". So does every line of a fenced block (``` or ~~~), as `explain` shows it: its
+    commands were joined into one line ("```sh nvidia-smi ... ps -o pid ... ```"), which run
+    nothing sensible when pasted."""
+    lines: list[str] = []
+    joinable = False  # whether the next prose line continues the last one
+    fence: str | None = None  # the marker that closes the open fenced block
+    for line in text.strip().splitlines():
+        stripped = line.strip()
+        if fence is not None:
+            lines.append(line.rstrip())
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+                fence = None
+            continue
+        opened = _FENCE.match(line)
+        if opened:
+            fence = opened.group(1)
+            lines.append(line.rstrip())
+            joinable = False
+        elif not stripped:
+            if lines and lines[-1]:
+                lines.append("")  # one blank line between paragraphs, as before
+            joinable = False
+        elif joinable and not LIST_ITEM.match(line):
+            lines[-1] += " " + stripped
         else:
-            joined.append(line.strip())
-    return "\n".join(joined)
+            lines.append(stripped)
+            joinable = True
+    return "\n".join(lines)
+
+
+# A fence opens a code block: three or more backticks or tildes, up to three spaces in (CommonMark).
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 def _copied(artifacts: list[str], named: int = 3) -> str:
