@@ -333,6 +333,15 @@ class TerminalGate(StepGate):
                      else "[green]ran[/]; its checks found a problem:")
         elif result.status == "passed" and findings:
             words = "[green]passed[/]; notes:"
+        if result.status == "passed" and result.message:
+            # What a passed step left behind or passed over (a folder a fetch pattern matched: "not
+            # copied: logs/sub (a folder)"), as its progress line says it: only the steps that did
+            # not pass had their message told here, so the step-through kept it from the user.
+            note = _step_note(result.message)
+            if words.endswith(":") and "\n" not in note:
+                words = f"{words[:-1]}; {note}:"
+            else:
+                words = f"{words} {note}"
         # Not folded (soft_wrap), as the progress lines and the error hints: off a terminal (a CI
         # log, `2>&1 | tee`) rich folded at 80 columns, and at the terminal's width on one, inside
         # the command or path a remediation gives to paste ("--speculative-num-steps 3 \n
