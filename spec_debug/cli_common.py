@@ -80,12 +80,20 @@ def complete_explain_more(ctx: typer.Context, incomplete: str) -> list[str]:
 def _playbook_step_ids(argument: str) -> list[str] | None:
     """The step ids of the playbook ARGUMENT names (a shipped name or a file), as explain finds
     it; None where it names none or cannot be loaded."""
+    playbook = _completed_playbook(argument)
+    return [step.id for step in playbook.steps] if playbook is not None else None
+
+
+def _completed_playbook(argument: str):
+    """The playbook a word on the line names, for a completer: a shipped name or a regular file
+    (never standard input, nor a pipe: completion must not read or wait on one); None where it
+    names none or cannot be loaded."""
     from spec_debug.playbook.loader import load_playbook, shipped_playbook_names
 
     try:
-        if argument not in shipped_playbook_names() and not Path(argument).expanduser().is_file():
+        if not argument or (argument not in shipped_playbook_names() and not Path(argument).expanduser().is_file()):
             return None
-        return [step.id for step in load_playbook(argument).playbook.steps]
+        return load_playbook(argument).playbook
     except (SpecDebugError, OSError, ValueError):
         return None
 
@@ -156,14 +164,8 @@ def _params_before_option(ctx: typer.Context) -> dict[str, object]:
 def _playbook_var_names(argument: str) -> list[str]:
     """The vars the playbook ARGUMENT names declares (a step's requires: must name one of them);
     [] where it names none or cannot be loaded."""
-    from spec_debug.playbook.loader import load_playbook, shipped_playbook_names
-
-    try:
-        if not argument or (argument not in shipped_playbook_names() and not Path(argument).expanduser().is_file()):
-            return []
-        return list(load_playbook(argument).playbook.vars)
-    except (SpecDebugError, OSError, ValueError):
-        return []
+    playbook = _completed_playbook(argument)
+    return list(playbook.vars) if playbook is not None else []
 
 
 def _concept_next_words(typed: list[str], incomplete: str) -> list[str]:
