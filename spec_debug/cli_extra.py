@@ -174,7 +174,22 @@ def _names_a_playbook(argument: str) -> bool:
     from spec_debug.playbook.loader import shipped_playbook_names
 
     path = Path(argument).expanduser()
+    if argument == "-":  # standard input, as the loader reads it, unless a file is named "-"
+        return not path.is_dir()
     return argument in shipped_playbook_names() or (path.exists() and not path.is_dir())
+
+
+_loaded_once: dict[str, object] = {}
+
+
+def _load_once(argument: str):
+    """load_playbook, once per argument: `-` is standard input, which a second read finds empty
+    (`curl URL | spec-debug explain - STEP` reads it to find the step, then for the hint)."""
+    from spec_debug.playbook.loader import load_playbook
+
+    if argument not in _loaded_once:
+        _loaded_once[argument] = load_playbook(argument)
+    return _loaded_once[argument]
 
 
 def _playbook_step(first: str, more: list[str]):
@@ -184,12 +199,9 @@ def _playbook_step(first: str, more: list[str]):
     hidden_state_format's own was not to be had. None for anything else."""
     if len(more) != 1 or _is_option(more[0]) or not _names_a_playbook(first):
         return None
-    from spec_debug.playbook.loader import load_playbook
-
-    try:
-        loaded = load_playbook(first)
-    except PlaybookError:
-        return None  # said as the playbook's own error by the usual path
+    # A playbook that cannot be read is the news (`explain broken.yaml STEP`, `explain - STEP` with
+    # nothing piped in): its own error, not "got also: STEP" and the rule for quoting a concept.
+    loaded = _load_once(first)
     wanted = more[0].strip().lower()
     # a word that is no step of it is refused as a stray word (_one_topic)
     return next(((loaded, step.id) for step in loaded.playbook.steps if step.id.lower() == wanted), None)
@@ -298,13 +310,12 @@ def _no_such_step_hint(first: str, more: list[str]) -> str | None:
     that was meant. None where the first word names no playbook that loads."""
     import difflib
 
-    from spec_debug.playbook.loader import load_playbook
     from spec_debug.record import shell_word
 
     if len(more) != 1 or not _names_a_playbook(first):
         return None
     try:
-        steps = [step.id for step in load_playbook(first).playbook.steps]
+        steps = [step.id for step in _load_once(first).playbook.steps]
     except (SpecDebugError, OSError, ValueError):
         return None
     by_lower = {step.lower(): step for step in steps}

@@ -44,9 +44,13 @@ def test_a_playbook_file_in_a_folder_with_a_space(tmp_path: Path) -> None:
 def test_words_after_no_playbook_keep_their_hints(tmp_path: Path) -> None:
     result = run_cli("explain", "num", "stesp", cwd=tmp_path)
     assert result.stderr.splitlines()[-1] == "  hint: the concept 'num steps'? `spec-debug explain 'num steps'`"
+
+
+def test_a_playbook_that_cannot_be_read_says_its_own_error(tmp_path: Path) -> None:
+    # (was "got also: extra" and the rule for quoting a concept)
     (tmp_path / "broken.yaml").write_text("name: [\n", encoding="utf-8")
     broken = run_cli("explain", "broken.yaml", "extra", cwd=tmp_path)
     assert broken.code == 2
-    assert broken.stderr.splitlines()[-1] == (
-        "  hint: quote a concept of several words (spec-debug explain 'accept length'); "
-        "`spec-debug explain concepts` lists them")
+    assert broken.stderr.splitlines()[0] == (
+        "error: broken.yaml:1:8: YAML syntax error: expected the node content, but found '<stream end>'")
+    assert broken.stderr == run_cli("explain", "broken.yaml", cwd=tmp_path).stderr
