@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from spec_debug import __version__, cli_help
-from spec_debug.cli_common import (complete_output_path, complete_playbooks, complete_report_formats,
+from spec_debug.cli_common import (complete_hosts, complete_output_path, complete_playbooks, complete_report_formats, complete_run_vars,
                                    complete_validate_formats, dash_is_stdout, err_console, fail, output_format,
                                    print_error, shown_text)
 from spec_debug.counted import counted
@@ -141,12 +141,14 @@ _FLOAT = re.compile(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[
 @app.command()
 def run(
     playbook: str = typer.Argument(..., help="A playbook file, or a shipped playbook's name (perf_regression)", autocompletion=complete_playbooks),
-    host: list[str] = typer.Option([], "--host", "-H", help="A host: 'local', an ssh_config alias, or user@host:port. Repeatable, or a list (gpu01,gpu02; spaces and one a line too)."),
+    host: list[str] = typer.Option([], "--host", "-H", help="A host: 'local', an ssh_config alias, or user@host:port. Repeatable, or a list (gpu01,gpu02; spaces and one a line too).",
+                                   autocompletion=complete_hosts),
     hosts: list[str] = typer.Option([], "--hosts", help="A host range pattern such as gpu[01-16]. Repeatable."),
     inventory: Optional[Path] = typer.Option(None, "--inventory", "-i", help="An Ansible inventory: an INI or YAML file, or a folder with group_vars/ and host_vars/."),
     limit: Optional[str] = typer.Option(None, "--limit", "-l", help="Limit inventory hosts: names, groups, globs, !exclusions."),
     forks: int = typer.Option(16, "--forks", "-f", min=1, help="Hosts run in parallel."),
-    var: list[str] = typer.Option([], "--var", "-e", help="Set a playbook var: KEY=VALUE. Repeatable."),
+    var: list[str] = typer.Option([], "--var", "-e", help="Set a playbook var: KEY=VALUE. Repeatable.",
+                                autocompletion=complete_run_vars),
     var_file: list[Path] = typer.Option([], "--var-file", help="A YAML file of vars. Repeatable; --var wins."),
     out: Path = typer.Option(Path("runs"), "--out", "-o", help="Parent directory of run folders."),
     as_json: bool = typer.Option(False, "--json", help="Print the final run.json to stdout."),

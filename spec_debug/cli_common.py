@@ -80,14 +80,92 @@ def complete_explain_more(ctx: typer.Context, incomplete: str) -> list[str]:
 def _playbook_step_ids(argument: str) -> list[str] | None:
     """The step ids of the playbook ARGUMENT names (a shipped name or a file), as explain finds
     it; None where it names none or cannot be loaded."""
+    playbook = _completed_playbook(argument)
+    return [step.id for step in playbook.steps] if playbook is not None else None
+
+
+def _completed_playbook(argument: str):
+    """The playbook a word on the line names, for a completer: a shipped name or a regular file
+    (never standard input, nor a pipe: completion must not read or wait on one); None where it
+    names none or cannot be loaded."""
     from spec_debug.playbook.loader import load_playbook, shipped_playbook_names
 
     try:
-        if argument not in shipped_playbook_names() and not Path(argument).expanduser().is_file():
+        if not argument or (argument not in shipped_playbook_names() and not Path(argument).expanduser().is_file()):
             return None
-        return [step.id for step in load_playbook(argument).playbook.steps]
+        return load_playbook(argument).playbook
     except (SpecDebugError, OSError, ValueError):
         return None
+
+
+def complete_run_vars(ctx: typer.Context, incomplete: str) -> list[str]:
+    """`run PLAYBOOK --var <TAB>`: the vars the playbook takes, as `NAME=` (the KEY=VALUE the
+    option wants), in the playbook's order; those already given on the line are left out.
+    Nothing was offered, so the names had to be looked up in the YAML or `explain` first (and a
+    misspelt one, `draft_path=`, was only refused when the run started)."""
+    params = ctx.params if ctx.params.get("playbook") else _params_before_option(ctx)
+    names = _playbook_var_names(str(params.get("playbook") or ""))
+    if not names or "=" in incomplete:  # the value: the shell's own file completion
+        return []
+    given = {str(text).partition("=")[0].strip() for text in params.get("var") or ()}
+    return [f"{name}=" for name in names if name.startswith(incomplete) and name not in given]
+
+
+def complete_hosts(ctx: typer.Context, incomplete: str) -> list[str]:
+    """`run PLAYBOOK --host <TAB>`: `local` and the Host aliases of the ssh config the run would
+    read (-F FILE when typed before, else ~/.ssh/config and the system's), patterns left out;
+    after a comma (`--host gpu01,gp<TAB>`) the next host of the list. Nothing was offered, and
+    the shell completed file names where ssh(1)'s own completion offers the config's hosts."""
+    params = ctx.params if ctx.params.get("playbook") else _params_before_option(ctx)
+    done, comma, typed = incomplete.rpartition(",")
+    names = ["local", *_ssh_config_aliases(params.get("ssh_config"))]
+    listed = set(done.split(",")) if comma else set()
+    return [done + comma + name for name in dict.fromkeys(names) if name.startswith(typed) and name not in listed]
+
+
+def _ssh_config_aliases(config: object) -> list[str]:
+    """The Host names of the ssh config, sorted, without patterns (`*`, `?`, `!`); [] where it
+    cannot be read (a completer prints no error into the shell)."""
+    try:
+        from spec_debug.runner.ssh_config import load_ssh_config
+
+        hostnames = load_ssh_config(Path(str(config)).expanduser() if config else None).get_hostnames()
+    except Exception:  # an unreadable or refused config: the run says why; completion offers the rest
+        return []
+    return sorted(name for name in hostnames if not any(char in name for char in "*?!"))
+
+
+def _params_before_option(ctx: typer.Context) -> dict[str, object]:
+    """The command's parameters as typed before the option whose value is being completed.
+    Click parses the line with that option's value missing, an error that ends its resilient
+    parse before any argument is set: ctx.params then lacks the playbook. The line is read
+    where Typer's completion classes read it (COMP_WORDS and COMP_CWORD for bash,
+    _TYPER_COMPLETE_ARGS for zsh, fish and PowerShell) and parsed again without that option;
+    {} where it cannot be."""
+    import os
+    import shlex
+
+    try:
+        if "COMP_WORDS" in os.environ:
+            words = shlex.split(os.environ["COMP_WORDS"])[:int(os.environ.get("COMP_CWORD", "0"))]
+        else:
+            line = os.environ.get("_TYPER_COMPLETE_ARGS", "")
+            words = shlex.split(line)
+            if words and not line.endswith(" "):
+                words = words[:-1]  # the word under the cursor
+        typed = words[words.index(str(ctx.info_name)) + 1:]
+        if typed and typed[-1].startswith("-"):
+            typed = typed[:-1]  # the option awaiting the value under the cursor
+        return dict(ctx.command.make_context(ctx.info_name, typed, parent=ctx.parent, resilient_parsing=True).params)
+    except Exception:  # a completer must not print a traceback into the shell: it offers nothing
+        return {}
+
+
+def _playbook_var_names(argument: str) -> list[str]:
+    """The vars the playbook ARGUMENT names declares (a step's requires: must name one of them);
+    [] where it names none or cannot be loaded."""
+    playbook = _completed_playbook(argument)
+    return list(playbook.vars) if playbook is not None else []
 
 
 def _concept_next_words(typed: list[str], incomplete: str) -> list[str]:

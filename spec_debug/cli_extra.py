@@ -166,9 +166,30 @@ def register(app: typer.Typer) -> None:
 
 
 def _names_a_playbook(argument: str) -> bool:
+    """Whether ARGUMENT is a playbook before anything else it could name: a shipped name, or a
+    file (a pipe too). Not a folder: `explain configs` in a repository with a configs/ folder,
+    `explain sglang` beside an sglang checkout, was "is a directory, not a playbook file", not
+    the step or concept of that name (the loader takes a shipped name over a folder too). A
+    folder that names nothing else still gets that error."""
     from spec_debug.playbook.loader import shipped_playbook_names
 
-    return Path(argument).expanduser().exists() or argument in shipped_playbook_names()
+    path = Path(argument).expanduser()
+    if argument == "-":  # standard input, as the loader reads it, unless a file is named "-"
+        return not path.is_dir()
+    return argument in shipped_playbook_names() or (path.exists() and not path.is_dir())
+
+
+_loaded_once: dict[str, object] = {}
+
+
+def _load_once(argument: str):
+    """load_playbook, once per argument: `-` is standard input, which a second read finds empty
+    (`curl URL | spec-debug explain - STEP` reads it to find the step, then for the hint)."""
+    from spec_debug.playbook.loader import load_playbook
+
+    if argument not in _loaded_once:
+        _loaded_once[argument] = load_playbook(argument)
+    return _loaded_once[argument]
 
 
 def _playbook_step(first: str, more: list[str]):
@@ -178,12 +199,9 @@ def _playbook_step(first: str, more: list[str]):
     hidden_state_format's own was not to be had. None for anything else."""
     if len(more) != 1 or _is_option(more[0]) or not _names_a_playbook(first):
         return None
-    from spec_debug.playbook.loader import load_playbook
-
-    try:
-        loaded = load_playbook(first)
-    except PlaybookError:
-        return None  # said as the playbook's own error by the usual path
+    # A playbook that cannot be read is the news (`explain broken.yaml STEP`, `explain - STEP` with
+    # nothing piped in): its own error, not "got also: STEP" and the rule for quoting a concept.
+    loaded = _load_once(first)
     wanted = more[0].strip().lower()
     # a word that is no step of it is refused as a stray word (_one_topic)
     return next(((loaded, step.id) for step in loaded.playbook.steps if step.id.lower() == wanted), None)
@@ -256,9 +274,12 @@ def _one_topic(first: str, more: list[str]) -> str:
     refused as click would have refused them (the command takes unknown options as words)."""
     from spec_debug import glossary
 
+    joined = " ".join([first, *more])
+    titled = _code_with_its_title(joined)
+    if titled is not None:
+        return titled
     if not more:
         return _flag_without_value(first)
-    joined = " ".join([first, *more])
     if glossary.find_concept(joined) is not None:
         return joined
     if len(more) == 1 and not _is_option(more[0]) and _is_option(first) and glossary.find_concept(first) is not None:
@@ -268,14 +289,64 @@ def _one_topic(first: str, more: list[str]) -> str:
         raise UsageError(f"no such option: {unknown}",
                          hint=_step_option_hint(unknown, next((w for w in [first, *more] if not _is_option(w)), None))
                          or "spec-debug explain --help lists the options")
+    # `explain SD101 SD201`, two codes of a report typed unquoted: one command each, as for the
+    # quoted 'SD101 SD201' (_refuse_several_codes); it was "got also: SD201" and the quoting rule
+    _refuse_several_codes(joined)
     # `explain num stesp`: a concept of several words with a slip, unquoted. The hint was the
     # quoting rule with 'accept length' as its example, whatever was typed; quoted, the same
     # words got "the concept 'num steps'?" (_load_or_near_concept).
     near = glossary.close_concepts(joined)
     raise UsageError(f"explain takes one playbook, code or concept; got also: {' '.join(more)}",
-                     hint=f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`" if near else
+                     hint=_no_such_step_hint(first, more) or
+                     (f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`" if near else
                      "quote a concept of several words (spec-debug explain 'accept length'); "
-                     "`spec-debug explain concepts` lists them")
+                     "`spec-debug explain concepts` lists them"))
+
+
+def _no_such_step_hint(first: str, more: list[str]) -> str | None:
+    """For `explain perf_regression hidden_layuot`, a playbook then a word that is none of its
+    steps: the step of that spelling, else the playbook's steps. The hint was the rule for
+    quoting a concept ("spec-debug explain 'accept length'"), which says nothing of the step
+    that was meant. None where the first word names no playbook that loads."""
+    import difflib
+
+    from spec_debug.record import shell_word
+
+    if len(more) != 1 or not _names_a_playbook(first):
+        return None
+    try:
+        steps = [step.id for step in _load_once(first).playbook.steps]
+    except (SpecDebugError, OSError, ValueError):
+        return None
+    by_lower = {step.lower(): step for step in steps}
+    typed = more[0].strip().lower()
+    # `explain host_smoke gpu`: the start of one step's id, as the completion would have given it
+    starting = [step for step in by_lower if step.startswith(typed)] if typed else []
+    near = starting if len(starting) == 1 else difflib.get_close_matches(typed, list(by_lower), n=1, cutoff=0.6)
+    if near:
+        step = by_lower[near[0]]
+        return f"the step {step!r}? `spec-debug explain {shell_word(first)} {shell_word(step)}`"
+    return (f"{first} has no step {more[0]!r}; its steps: {', '.join(steps)} "
+            f"(`spec-debug explain {shell_word(first)} {shell_word(steps[0])}` explains one)")
+
+
+# A finding as a run prints it: "SD101 Speculation capped ..." (the progress line), "SD101
+# (error): Speculation capped ..." (the step-through), "SD101: Speculation capped ..." (a report).
+_CODE_AND_TITLE = re.compile(r"^\s*(\S+?)\s*(?:\((?:error|warning|info)\))?\s*[:\u2014-]?\s+(\S.*?)\s*$", re.IGNORECASE)
+
+
+def _code_with_its_title(text: str) -> str | None:
+    """The code of a finding line pasted whole, quoted or not (`explain SD101 Speculation capped
+    at one drafted token per round`), where the words after the code are its catalog title: that
+    line was "no playbook file" or "got also: Speculation capped ...". None for anything else."""
+    from spec_debug.diagnose.catalog import CATALOG
+
+    match = _CODE_AND_TITLE.match(text)
+    code = _finding_code(match.group(1)) if match else None
+    if code is None or Path(text).expanduser().exists():
+        return None
+    said = " ".join(match.group(2).split()).rstrip(".").lower()
+    return code if said == " ".join(CATALOG[code].title.split()).lower() else None
 
 
 def _flag_without_value(word: str) -> str:

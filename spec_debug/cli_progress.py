@@ -266,11 +266,13 @@ class ConsoleReporter(Reporter):
                 return
             style = _STATUS_STYLE.get(result.status, "white")
             message = result.message or ""
-            if self.gate is not None and result.status == "skipped" and message.startswith("skipped: ") and not findings:
-                # A step skipped by requires:, when: or an empty command, at --step: in the
-                # step-through's "→" words, as the steps around it ("→ first passed: ..."), not a
-                # bare progress line ("skipped needs_x provide --var x=...") between them.
-                self.gate.said_skipped(host, step, _step_note(message[len("skipped: "):]))
+            if self.gate is not None and result.status == "skipped" and message.startswith(("skipped: ", "not run: ")) \
+                    and not findings:
+                # A step skipped by requires:, when:, an empty command or an earlier step's
+                # on_failure: stop, at --step: in the step-through's "→" words, as the steps around
+                # it ("→ first passed: ..."), not a bare progress line ("skipped needs_x provide
+                # --var x=...") between them.
+                self.gate.said_skipped(host, step, _step_note(message.removeprefix("skipped: ").removeprefix("not run: ")))
                 return
             if result.status == "skipped" and message.startswith("skipped: "):
                 # the status column already says it: "skipped gpu_busy skipped: when ..." (the

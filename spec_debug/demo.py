@@ -24,7 +24,7 @@ from rich.markup import escape
 
 from spec_debug.errors import UsageError
 from spec_debug.playbook.loader import load_playbook
-from spec_debug.record import RunRecord
+from spec_debug.record import RunRecord, shell_word
 from spec_debug.report import write_reports
 from spec_debug.report.views import nothing_checked
 from spec_debug.runner.engine import SKIPPED_BY_USER, HostTarget, Run, RunOptions
@@ -79,6 +79,27 @@ def not_checked_reason(finding: Any, skipped: list[str]) -> str:
         else:
             reason += f" (you skipped {' and '.join(fed)}, which find the models and engine this step reads)"
     return reason
+
+
+# What the demo host's drafter probes import (vocab, hidden_layout, drafter_eval): they run with
+# this very Python (demo_vars: python = sys.executable).
+DRAFTER_MODULES = ("torch", "safetensors")
+
+
+def missing_drafter_module() -> str | None:
+    """The first of DRAFTER_MODULES this Python lacks, else None. Without torch the demo ran:
+    three of its steps failed "No module named 'torch' ... (--var python=/path/to/venv/bin/python)",
+    a --var the demo does not take, and its verdict was drawn without the drafter, the demo's
+    point. find_spec imports nothing (torch takes seconds to import)."""
+    from importlib.util import find_spec
+
+    for name in DRAFTER_MODULES:
+        try:
+            if find_spec(name) is None:
+                return name
+        except (ImportError, ValueError):  # a module that is there without a spec: not usable
+            return name
+    return None
 
 
 def demo_target() -> HostTarget:
@@ -165,6 +186,12 @@ def demo_command(healthy: bool, out: Path, console: Any = None, *, as_json: bool
 
     from spec_debug.cli_progress import ConsoleReporter
 
+    missing = missing_drafter_module()
+    if missing is not None:
+        # the message the demo command gives when the demo module itself cannot be imported (cli_extra)
+        raise UsageError(f"the demo needs the eagle3 extra ({missing} is not installed in {sys.executable})",
+                         # this Python's pip: `pip` on the PATH may be another's (a pipx install's is not)
+                         hint=f"{shell_word(sys.executable)} -m pip install 'spec-debug[eagle3]'")
     console = console or Console(emoji=False)  # a path or host name with :100: is no emoji
     variant = "the fixed configuration" if healthy else "the incident's configuration"
     # "serving ... with SGLang" read as if an SGLang server ran here: the host holds the

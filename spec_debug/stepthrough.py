@@ -63,19 +63,47 @@ def _reflow(text: str) -> str:
 
     A list item (`- `, `* `, `1. `) keeps its own line, as Markdown keeps it and `explain`
     shows it: a why of "Checks:" over two "- " items was one line, "Checks: - the flag - the
-    layers"."""
-    paragraphs = re.split(r"\n\s*\n", text.strip())
-    return "\n\n".join(_join_lines(p.splitlines()) for p in paragraphs)
-
-
-def _join_lines(lines: list[str]) -> str:
-    joined: list[str] = []
-    for line in lines:
-        if joined and not LIST_ITEM.match(line):
-            joined[-1] += " " + line.strip()
+    layers". So does every line of a fenced block (``` or ~~~), as `explain` shows it: its
+    commands were joined into one line ("```sh nvidia-smi ... ps -o pid ... ```"), which run
+    nothing sensible when pasted."""
+    lines: list[str] = []
+    joinable = False  # whether the next prose line continues the last one
+    fence: str | None = None  # the marker that closes the open fenced block
+    for line in text.strip().splitlines():
+        stripped = line.strip()
+        if fence is not None:
+            lines.append(line.rstrip())
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+                fence = None
+            continue
+        opened = _FENCE.match(line)
+        if opened:
+            fence = opened.group(1)
+            lines.append(line.rstrip())
+            joinable = False
+        elif not stripped:
+            if lines and lines[-1]:
+                lines.append("")  # one blank line between paragraphs, as before
+            joinable = False
+        elif joinable and not LIST_ITEM.match(line):
+            lines[-1] += " " + stripped
         else:
-            joined.append(line.strip())
-    return "\n".join(joined)
+            lines.append(stripped)
+            joinable = True
+    return "\n".join(lines)
+
+
+# A fence opens a code block: three or more backticks or tildes, up to three spaces in (CommonMark).
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _copied(artifacts: list[str], named: int = 3) -> str:
+    """The files a fetch step copied, as run.json names them (relative to the run folder): the
+    first few, then how many more."""
+    from spec_debug.counted import counted
+
+    shown = ", ".join(artifacts[:named])
+    return shown if len(artifacts) <= named else f"{shown} and {counted(len(artifacts) - named, 'more file')}"
 
 
 def _probe_summary(name: str) -> str:
@@ -276,6 +304,10 @@ class TerminalGate(StepGate):
             "timeout": "[red]timed out[/] and was stopped.",
             "skipped": "[blue]skipped[/].",
         }[result.status]
+        if result.status == "passed" and step.fetch is not None and result.artifacts:
+            # A fetch checks nothing: "everything this step checks looks healthy" said nothing of
+            # what it did, and the user went looking for the copied files in the run folder.
+            words = f"[green]passed[/]: copied {escape(visible_controls(_copied(result.artifacts)))} (in the run folder)."
         if result.status == "timeout" and result.left_running is not None:
             # Its kill did not reach the host, or it had no pid to kill: "and was stopped" was not so.
             words = "[red]timed out[/] and may still be running."
@@ -301,6 +333,15 @@ class TerminalGate(StepGate):
                      else "[green]ran[/]; its checks found a problem:")
         elif result.status == "passed" and findings:
             words = "[green]passed[/]; notes:"
+        if result.status == "passed" and result.message:
+            # What a passed step left behind or passed over (a folder a fetch pattern matched: "not
+            # copied: logs/sub (a folder)"), as its progress line says it: only the steps that did
+            # not pass had their message told here, so the step-through kept it from the user.
+            note = _step_note(result.message)
+            if words.endswith(":") and "\n" not in note:
+                words = f"{words[:-1]}; {note}:"
+            else:
+                words = f"{words} {note}"
         # Not folded (soft_wrap), as the progress lines and the error hints: off a terminal (a CI
         # log, `2>&1 | tee`) rich folded at 80 columns, and at the terminal's width on one, inside
         # the command or path a remediation gives to paste ("--speculative-num-steps 3 \n

@@ -35,6 +35,9 @@ def _unknown_code_hint(typed: str, key: str) -> str:
     owned = _shipped_part(typed)
     if owned is not None:
         return owned
+    concept = _concept_named(typed)
+    if concept is not None:
+        return concept
     from spec_debug.playbook.loader import _partial_code_hint
 
     # `findings SD99`, `SD8`, `hello` named SD709, SD708 and SD001-SD003, which had nothing to do
@@ -50,6 +53,19 @@ def _unknown_code_hint(typed: str, key: str) -> str:
         return owned
     starts = f"no finding code starts with {prefix}: codes" if prefix is not None else "finding codes"
     return f"{starts} are SD and three digits: {code_families()}; `spec-debug findings` lists them all"
+
+
+def _concept_named(typed: str) -> str | None:
+    """`findings d2t`, `findings 'accept length'`: a concept `explain` explains (glossary), which
+    got "finding codes are SD and three digits: ..." and no word of where its meaning is, as a
+    playbook's name gets its walkthrough. A code-like word (SD1O1) is left to the code hints."""
+    from spec_debug import glossary
+
+    if typed.upper().startswith("SD") or glossary.find_concept(typed) is None:
+        return None
+    from spec_debug.record import shell_word
+
+    return f"{typed} is a concept, not a finding code: `spec-debug explain {shell_word(typed)}` explains it"
 
 
 def code_families() -> str:

@@ -25,7 +25,8 @@ def test_an_unquoted_slip_names_the_concept(tmp_path, words, concept):
 
 
 def test_words_near_no_concept_keep_the_quoting_rule(tmp_path):
-    result = run_cli("explain", "perf_regression", "extra", cwd=tmp_path)
+    # (after a playbook's name the hint is about its steps: test_hardening73_explain_no_such_step)
+    result = run_cli("explain", "d2t", "extra", cwd=tmp_path)
     assert result.stderr.splitlines()[-1] == (
         "  hint: quote a concept of several words (spec-debug explain 'accept length'); "
         "`spec-debug explain concepts` lists them")
