@@ -3195,10 +3195,13 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
         eff = _effective_rules(replace(cfg, flags={name: value for name, value in cfg.flags.items()
                                                    if name not in words}),
                                target_architecture, engine_version, draft_block_size, draft_config)
-    refused += _multi_layer_eagle_chain(cfg, eff, target_architecture, engine_version)
+    chain = _multi_layer_eagle_chain(cfg, eff, target_architecture, engine_version)
     beyond = _beyond_any_use(cfg)
     if cfg.engine == "sglang" and cfg.algorithm == "EAGLE3" and "speculative-token-map" in cfg.flags:
-        eff = replace(eff, overrides=eff.overrides + [_SGLANG_EAGLE3_TOKEN_MAP_IGNORED])
+        eff = replace(eff, overrides=eff.overrides + [sglang_said_of_call(_SGLANG_EAGLE3_TOKEN_MAP_IGNORED, cfg)])
+    if cfg.engine == "sglang":
+        chain, beyond = [sglang_said_of_call(line, cfg) for line in chain], [sglang_said_of_call(line, cfg) for line in beyond]
+    refused += chain
     return replace(eff, problems=refused + eff.problems + beyond) if refused or beyond else eff
 
 
@@ -4807,13 +4810,18 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
             # (with no other spelling given dotted keys, -sc's alone are read as those would be)
             eff = _vllm_rules(_sc_spelled_long(cfg), engine_version, draft_config) if cfg.replaced_dotted else eff
         if cfg.python_call and release:
-            release = [_vllm_call_wording(line, cfg.python_call) for line in release]
+            release = [vllm_call_wording(line, cfg.python_call) for line in release]
         return replace(eff, problems=release + eff.problems) if release else eff
     if cfg.algorithm in ("DFLASH", "DSPARK"):
-        return _sglang_block_rules(cfg, draft_block_size)
-    if cfg.algorithm == "NGRAM":
-        return _sglang_ngram_rules(cfg)
-    return _sglang_rules(cfg, target_architecture, engine_version)
+        eff = _sglang_block_rules(cfg, draft_block_size)
+    elif cfg.algorithm == "NGRAM":
+        eff = _sglang_ngram_rules(cfg)
+    else:
+        eff = _sglang_rules(cfg, target_architecture, engine_version)
+    if cfg.python_call:
+        eff = replace(eff, overrides=[sglang_call_wording(line, cfg.python_call) for line in eff.overrides],
+                      problems=[sglang_call_wording(line, cfg.python_call) for line in eff.problems])
+    return eff
 
 
 _JSON_WORDS = {"true": "True", "false": "False", "null": "None"}
@@ -4821,7 +4829,7 @@ _SPEC_CONFIG_KEY = re.compile(r'--speculative-config ("[^"]+")(?:: ("[^"]*"|true
 _SPEC_CONFIG_TEXT = re.compile(r"--speculative-config '(\{[^']*\})'")
 
 
-def _vllm_call_wording(line: str, call: str) -> str:
+def vllm_call_wording(line: str, call: str) -> str:
     """A vLLM release line said of a Python call (`LLM(..., speculative_config={...})`), which
     writes no command line (was: `--speculative-config "method": "dflash": ...` and "the server does
     not start" to a script that builds LLM(...)): the key as the call's dict holds it
@@ -4844,6 +4852,53 @@ def _vllm_call_wording(line: str, call: str) -> str:
                         "older releases take speculative_model=DRAFT, num_speculative_tokens=K")
     return line.replace("the server does not start", "the engine does not start").replace(
         "in --speculative-config", "in speculative_config")
+
+
+# SGLang options whose value is a name (not a number): the word after one in a rule's line is its
+# value unless it is one of the words the lines go on with ("--attention-backend is ...")
+_SGLANG_NAMED_VALUE = re.compile(r"speculative-algorithm|.*-backend|.*dtype|.*-path|quantization")
+_NOT_A_VALUE = frozenset({"is", "are", "and", "or", "to", "with", "alone", "makes", "unset", "set", "was", "of",
+                          "in", "not", "but", "for", "on", "at"})
+_SGLANG_OPTION_WORDS = re.compile(r"--([a-z0-9][a-z0-9-]*)(?: (-?\d+(?:\.\d+)?\b|<[\w -]+>|[\w./-]+))?")
+
+
+def sglang_said_of_call(line: str, cfg: LaunchConfig) -> str:
+    """A line an SGLang rule builds, said of the command or, for a Python engine call, of the call:
+    an option the release lacks as the call's TypeError (`_as_keyword_refusal`), the others with
+    the call's keywords (`sglang_call_wording`)."""
+    if not cfg.python_call:
+        return line
+    said = _as_keyword_refusal(line, cfg.python_call)
+    return said if said != line else sglang_call_wording(line, cfg.python_call)
+
+
+def sglang_call_wording(line: str, call: str) -> str:
+    """A line of the SGLang rules (or of a launch finding) said of a Python call
+    (`sgl.Engine(speculative_num_steps=1, ...)`), which writes no command line: each SGLang option
+    as the keyword the call takes (`--speculative-num-steps 3` -> `speculative_num_steps=3`,
+    `--speculative-algorithm EAGLE3` -> `speculative_algorithm="EAGLE3"`, a switch `=True`), and the
+    engine, not a server, that does not start. Engine(**kwargs) builds ServerArgs(**kwargs), whose
+    fields are the options' dest names (python/sglang/srt/entrypoints/engine.py `Engine.__init__`).
+    Was: the command-line flags, which such a script never writes (the vLLM calls' lines were
+    already worded so, `vllm_call_wording`). Only for lines the rules build: a refusal already said
+    as the call's TypeError (`_as_keyword_refusal`) names `--options` on purpose."""
+    def keyword(m: re.Match[str]) -> str:
+        name, value = m.group(1), m.group(2)
+        if name not in SGLANG_OPTIONS:
+            return m.group(0)
+        field = name.replace("-", "_")
+        if _is_switch(name):
+            return f"{field}=True" + (f" {value}" if value else "")
+        if value is None or value in _NOT_A_VALUE or (
+                not re.fullmatch(r"-?\d+(?:\.\d+)?", value) and not value.startswith("<")
+                and not _SGLANG_NAMED_VALUE.fullmatch(name)):
+            return field + (f" {value}" if value else "")
+        return f"{field}={value}" if re.fullmatch(r"-?\d+(?:\.\d+)?", value) else f'{field}="{value}"'
+
+    said = _SGLANG_OPTION_WORDS.sub(keyword, line)
+    # keywords written one after another are the call's arguments: comma-separated
+    said = re.sub(r"(\b[a-z][a-z0-9_]*=(?:\"[^\"]*\"|[\w.-]+)) (?=[a-z][a-z0-9_]*=)", r"\1, ", said)
+    return said.replace("the server does not start", f"{call}(...) does not start")
 
 
 def sglang_target_refused(cfg: LaunchConfig, target_architecture: str | None, engine_version: str | None,

@@ -17,7 +17,7 @@ from spec_debug.diagnose.config_file import config_file_path, ignored_config, me
 from spec_debug.diagnose.launch import (RUNS_WITHOUT_SPECULATION, VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig,
                                        LaunchParseError, detect_engine, draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
                                        config_architectures, models_named, names_a_kind, parse_launch_command,
-                                       refused_draft_word, split_command, sglang_target_refused, _sglang_surely_before, vllm_surely_before)
+                                       refused_draft_word, sglang_said_of_call, split_command, sglang_target_refused, _sglang_surely_before, vllm_surely_before)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
@@ -499,7 +499,8 @@ def check(ctx: Any) -> list[Finding]:
                       or sglang_mtp_target_refused(cfg, target, launch.get("trained_steps_source"))
                       or sglang_target_refused(cfg, arch, version, launch.get("draft_config")))
     if refused_target:
-        eff = replace(eff, problems=[*eff.problems, refused_target])
+        eff = replace(eff, problems=[*eff.problems, sglang_said_of_call(refused_target, cfg)
+                                     if cfg.engine == "sglang" else refused_target])
     at = where(ctx)
     mismatch = served_mismatch(cfg, eff, launch.get("served"), launch.get("server_log"))
     if mismatch is not None:
