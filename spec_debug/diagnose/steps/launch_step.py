@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, replace
 from typing import Any
 
-from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, REFUSED_AT_STARTUP, check_algorithm,
+from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, REFUSED_AT_STARTUP, as_written, check_algorithm,
                                                      check_draft_budget, check_dtype, check_num_steps,
                                                      check_pipeline_aux_states, refused_by_every_release,
                                                      untrained_drafter)
@@ -215,7 +215,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         "trained_steps": steps, "trained_steps_source": steps_source,
         "draft_is_target_mtp": serves_own_mtp(cfg) and (served is None or mtp_layers(served) is not None),
         "draft_config": draft_raw, "target_config": target_raw,
-        "argv": list(cfg.argv), "excerpt": _flags_excerpt(host.get("cmdline") or host.get("argv"), cfg.argv),
+        "argv": list(cfg.argv),
+        "excerpt": not cfg.python_call and _flags_excerpt(host.get("cmdline") or host.get("argv"), cfg.argv),
         # a Python script's engine call: check() reads the script again, as its argv alone loses the
         # call (a keyword's refusal is Python's TypeError, not argparse's) and the engines it builds first
         "python_source": command if cfg.python_call and isinstance(command, str) else None,
@@ -231,7 +232,9 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
 def _flags_excerpt(text: Any, argv: tuple[str, ...]) -> bool:
     """The text is an SGLang command's flags alone (continuation lines cut from a script, an issue's
     "key launch parameters"), to which split_command supplied the program: what the text does not
-    hold (the algorithm) may be in the lines above it."""
+    hold (the algorithm) may be in the lines above it. Not a Python script's engine call
+    (`sgl.Engine(speculative_num_steps=3, ...)`), read whole, whose argv the reader builds with that
+    program (was: taken for a fragment, so a call with no speculative_algorithm was "not checked")."""
     return isinstance(text, str) and list(argv[:3]) == ["python3", "-m", "sglang.launch_server"] and (
         "sglang.launch_server" not in text)
 
@@ -538,14 +541,15 @@ def check(ctx: Any) -> list[Finding]:
         # the whole command: the server starts and serves every request without a draft, and
         # says nothing of the flags it ignores, SD102's "silently runs a different configuration"
         # (was SD004 info "Not checked", a clean partial diagnosis of a misconfigured server)
-        fix = "add --speculative-algorithm EAGLE3 (EAGLE for an EAGLE-2 draft, NEXTN for the target's own MTP layers)"
-        return notes + record(ctx.facts, NS, [where(ctx).finding(
+        fix = sglang_said_of_call("add --speculative-algorithm EAGLE3 (EAGLE for an EAGLE-2 draft, NEXTN for the "
+                                  "target's own MTP layers)", cfg)
+        return notes + record(ctx.facts, NS, as_written(cfg, [where(ctx).finding(
             "SD102", [f"the SGLang command sets {', '.join(unused)} but no --speculative-algorithm: SGLang's "
                       "speculative_algorithm defaults to None, and only an algorithm starts a draft worker and "
                       "reads these flags (server_args.py), so " + RUNS_WITHOUT_SPECULATION + " and ignores them"],
             {"source": launch.get("source"), "fix": fix}, title=WITHOUT_SPECULATION_TITLE,
             remediation=f"Make the change the evidence names ({fix}) so the server speculates; then audit the "
-                        "command again.")])
+                        "command again.")]))
     findings = check_num_steps(cfg, eff, launch.get("trained_steps"), at,
                                trained_source=launch.get("trained_steps_source"),
                                draft_unread=_draft_path_unset(cfg, launch.get("draft_config")))
