@@ -630,9 +630,16 @@ def _draft_path_unset(cfg: LaunchConfig, draft_raw: Any) -> str | None:
     dstack fills in from `dstack apply -e`; a script's variable set by the caller; `$MODELS/eagle3`,
     a path under one): not "the draft config does not say", which reads as a config read and found
     wanting. Not "unset" either: a one-line `DRAFT=...; vllm serve ...` sets it, and the audit reads
-    through only the assignments on lines of their own (launch._with_script_variables)."""
-    if draft_raw is not None or not cfg.draft_model or not _EXPANSION_WORD.search(cfg.draft_model):
+    through only the assignments on lines of their own (launch._with_script_variables).
+
+    A written path whose config.json was not read either (a Hub id the host's caches do not hold, a
+    folder the probe could not see, a command audited with no host): that it was not read, not
+    "the draft config does not say" (was: said of every draft whose config no one had read)."""
+    if draft_raw is not None or not cfg.draft_model:
         return None
+    if not _EXPANSION_WORD.search(cfg.draft_model):
+        return (f"the draft config of {cfg.draft_model} was not read (its config.json was not found on the host, "
+                "or the command was audited without a host), so how many steps the draft was trained for is not known")
     what = "a variable" if _EXPANSION_WORD.fullmatch(cfg.draft_model) else "a path under a variable"
     return (f"the draft path is {cfg.draft_model}, {what} left as written (its value is given where the "
             "server starts: a dstack or compose env entry with no value, the caller of a script, an Argo "
