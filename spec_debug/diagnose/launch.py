@@ -494,16 +494,32 @@ def _without_comments(text: str) -> str:
     """The text with its comments removed, newlines kept. bash(1) COMMENTS: a word starting
     with `#` begins a comment to the end of the line, so a note such as `# ^ the recipe's
     EVAL_ONLY arm` opens no quote, and a commented-out command ending in `\\` does not continue
-    onto the command below it (a comment has no line continuation)."""
+    onto the command below it (a comment has no line continuation).
+
+    A comment line inside a continued command (`--tp 1 \\` then `# --speculative-algorithm EAGLE \\`)
+    ends that command: the newline after the comment is no continuation, so bash runs the server
+    with the words above it and the flag lines below are a command of their own ("command not
+    found"). It leaves _COMMENT_CUT there, a command separator to _server_argv (was: nothing, and
+    the flag lines below, read as a paste that lost its backslashes, were given to the server,
+    which never gets them)."""
     out: list[str] = []
     reader = _ShellReader(text)
     for i, step, quote in reader:
         if quote is None and step == "#" and _starts_word(text, i):
             end = text.find("\n", i)
             reader.at = len(text) if end < 0 else end
+            if _CONTINUED_LINE_END.search("".join(out[-64:])):
+                out.append(f" {_COMMENT_CUT} ")
             continue
         out.append(step)
     return "".join(out)
+
+
+# A word no command holds, left where a comment line ends a continued command (_without_comments)
+_COMMENT_CUT = "@@spec-debug-comment-cut@@"
+# The text before a comment: a line the line above continued (`\\` + newline, bash reads an escaped
+# newline as nothing), the comment the first word on it
+_CONTINUED_LINE_END = re.compile(r"(?<!\\)(?:\\\\)*\\[ \t]*\r?\n[ \t]*$")
 
 
 def _starts_word(text: str, i: int) -> bool:
@@ -1179,11 +1195,14 @@ def _server_argv(argv: list[str]) -> list[str]:
     drop redirections (`> log`, `2>&1`), which are not arguments."""
     commands: list[list[str]] = [[]]
     skip_target = False
+    cut_at: list[int] = []  # the commands a comment line cut off a continued command (their index)
     for tok in argv:
         if skip_target:
             skip_target = False
             continue
-        if tok in ("|", "|&", "||", "&&", ";", "&"):  # (`|&`: bash(1) Pipelines, stderr too)
+        if tok in ("|", "|&", "||", "&&", ";", "&", _COMMENT_CUT):  # (`|&`: bash(1) Pipelines, stderr too)
+            if tok == _COMMENT_CUT and commands[-1]:
+                cut_at.append(len(commands))
             commands.append([])
             continue
         redirect = _REDIRECT.fullmatch(tok)
@@ -1192,6 +1211,7 @@ def _server_argv(argv: list[str]) -> list[str]:
             skip_target = not redirect.group(3)
             continue
         commands[-1].append(tok)
+    commands_before = commands
     # (`bash -c ''` unwraps to no words at all)
     commands = [c for c in (_unwrap_shell(_without_reserved_words(c)) for c in commands if c) if c]
     exported: list[str] = []
@@ -1237,6 +1257,7 @@ def _server_argv(argv: list[str]) -> list[str]:
         if any(SPECULATIVE_FLAG.match(tok) for tok in server):
             return server
     if servers:
+        _refuse_flags_cut_by_a_comment(servers[0], [commands_before[i] for i in cut_at if i < len(commands_before)])
         return servers[0]
     for command in commands:
         # the "key launch parameters" of an issue report: the server's flags alone, one per line
@@ -1265,6 +1286,34 @@ def _server_argv(argv: list[str]) -> list[str]:
 # no server flags.
 _SLIME_TRAINERS = ("train.py", "train_async.py")
 _SLIME_OWN = ("sglang-router-", "sglang-server-concurrency")
+
+
+class _CommentCut(LaunchParseError):
+    """A server command a comment line cut before its speculative flags; `server`: the words bash
+    starts the server with."""
+
+    def __init__(self, server: list[str], message: str, *, hint: str) -> None:
+        super().__init__(message, hint=hint)
+        self.server = server
+
+
+def _refuse_flags_cut_by_a_comment(server: list[str], cut_off: list[list[str]]) -> None:
+    """A server with no speculative flag whose command a comment line cut (`--tp 1 \\`, then
+    `# --speculative-algorithm EAGLE \\`, then the flags it was meant to get): bash ends the command
+    at the comment, starts the server with the words above it, and runs the flag lines below as a
+    command of their own ("--speculative-algorithm: command not found", bash(1) COMMENTS: a comment
+    has no line continuation). The server serves without the speculative flags it was written with."""
+    if not server or not _is_server(server):
+        return
+    lost = [tok for words in cut_off if words and words[0].startswith("-")
+            for tok in words if SPECULATIVE_FLAG.match(tok)]
+    if lost:
+        raise _CommentCut(server,
+            "a comment line inside the continued server command ends it (bash reads no line continuation after a "
+            f"comment): the server starts with the words above it, and the lines below it ({', '.join(lost[:4])}"
+            f"{', ...' if len(lost) > 4 else ''}) run as a command of their own that bash cannot find, so "
+            + RUNS_WITHOUT_SPECULATION,
+            hint="delete the commented-out line (or move it below the command) so the flags after it reach the server")
 
 
 def _asks_for_help(server: list[str]) -> bool:
@@ -2219,7 +2268,10 @@ def models_named(command: str | list[str] | tuple[str, ...]) -> dict[str, str]:
     out. The later steps check the draft and the target the command was written for: the fix the
     refusal asks for (`-tp 2` -> `--tp-size 2`) does not change them."""
     try:
-        argv = split_command(command)
+        try:
+            argv = split_command(command)
+        except _CommentCut as cut:
+            argv = cut.server  # (the server bash starts: the words above the comment)
         engine, start = detect_engine(argv)
     except (LaunchParseError, ValueError):
         return {}
