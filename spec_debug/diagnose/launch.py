@@ -205,6 +205,8 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     text, substitutions = _hide_substitutions(text)
     # (`\\` + newline is an escaped backslash and a newline, not a continuation: inside a
     # double-quoted `bash -c "... \\` string it becomes the inner command's continuation)
+    if "\\\n" in text or "\\\r\n" in text:
+        text = _CONTINUED_ONTO_EMPTY_LINE.sub(lambda m: f"{m.group(1)} {_BLANK_CUT} ", text)
     text = _with_script_arrays(re.sub(r"(?<!\\)((?:\\\\)*)\\[ \t]*\r?\n", lambda m: m.group(1) + " ", text))
     text = _newlines_as_separators(text)
     text = _hide_long_single_quotes(text, substitutions)
@@ -517,6 +519,15 @@ def _without_comments(text: str) -> str:
 
 # A word no command holds, left where a comment line ends a continued command (_without_comments)
 _COMMENT_CUT = "@@spec-debug-comment-cut@@"
+# ... and where an empty line does: `\\` + newline continues onto the empty line, whose newline ends
+# the command (bash(1): the escaped newline is removed, nothing else)
+_BLANK_CUT = "@@spec-debug-blank-cut@@"
+_CONTINUED_ONTO_EMPTY_LINE = re.compile(r"(?<!\\)((?:\\\\)*)\\\r?\n[ \t]*(?=\r?\n)")
+# what each cut says of the line that made it
+_CUT_BY = {_COMMENT_CUT: "a comment line inside the continued server command ends it (bash reads no line "
+                         "continuation after a comment)",
+           _BLANK_CUT: "an empty line after a `\\` line ends the continued server command (the `\\` continues "
+                       "the command onto the empty line, whose newline ends it)"}
 # The text before a comment: a line the line above continued (`\\` + newline, bash reads an escaped
 # newline as nothing), the comment the first word on it
 _CONTINUED_LINE_END = re.compile(r"(?<!\\)(?:\\\\)*\\[ \t]*\r?\n[ \t]*$")
@@ -1195,14 +1206,14 @@ def _server_argv(argv: list[str]) -> list[str]:
     drop redirections (`> log`, `2>&1`), which are not arguments."""
     commands: list[list[str]] = [[]]
     skip_target = False
-    cut_at: list[int] = []  # the commands a comment line cut off a continued command (their index)
+    cut_at: list[tuple[int, str]] = []  # the commands a comment or empty line cut off a continued one
     for tok in argv:
         if skip_target:
             skip_target = False
             continue
-        if tok in ("|", "|&", "||", "&&", ";", "&", _COMMENT_CUT):  # (`|&`: bash(1) Pipelines, stderr too)
-            if tok == _COMMENT_CUT and commands[-1]:
-                cut_at.append(len(commands))
+        if tok in ("|", "|&", "||", "&&", ";", "&", _COMMENT_CUT, _BLANK_CUT):  # (`|&`: bash(1) Pipelines, stderr too)
+            if tok in _CUT_BY and commands[-1]:
+                cut_at.append((len(commands), tok))
             commands.append([])
             continue
         redirect = _REDIRECT.fullmatch(tok)
@@ -1257,7 +1268,8 @@ def _server_argv(argv: list[str]) -> list[str]:
         if any(SPECULATIVE_FLAG.match(tok) for tok in server):
             return server
     if servers:
-        _refuse_flags_cut_by_a_comment(servers[0], [commands_before[i] for i in cut_at if i < len(commands_before)])
+        _refuse_flags_cut_by_a_comment(servers[0], [(commands_before[i], by) for i, by in cut_at
+                                                    if i < len(commands_before)])
         return servers[0]
     for command in commands:
         # the "key launch parameters" of an issue report: the server's flags alone, one per line
@@ -1297,23 +1309,26 @@ class _CommentCut(LaunchParseError):
         self.server = server
 
 
-def _refuse_flags_cut_by_a_comment(server: list[str], cut_off: list[list[str]]) -> None:
+def _refuse_flags_cut_by_a_comment(server: list[str], cut_off: list[tuple[list[str], str]]) -> None:
     """A server with no speculative flag whose command a comment line cut (`--tp 1 \\`, then
     `# --speculative-algorithm EAGLE \\`, then the flags it was meant to get): bash ends the command
     at the comment, starts the server with the words above it, and runs the flag lines below as a
     command of their own ("--speculative-algorithm: command not found", bash(1) COMMENTS: a comment
-    has no line continuation). The server serves without the speculative flags it was written with."""
+    has no line continuation). The server serves without the speculative flags it was written with.
+    The same for an empty line after a `\\` line (_BLANK_CUT)."""
     if not server or not _is_server(server):
         return
-    lost = [tok for words in cut_off if words and words[0].startswith("-")
+    lost = [(tok, by) for words, by in cut_off if words and words[0].startswith("-")
             for tok in words if SPECULATIVE_FLAG.match(tok)]
     if lost:
+        by = lost[0][1]
+        lost = [tok for tok, _ in lost]
         raise _CommentCut(server,
-            "a comment line inside the continued server command ends it (bash reads no line continuation after a "
-            f"comment): the server starts with the words above it, and the lines below it ({', '.join(lost[:4])}"
+            f"{_CUT_BY[by]}: the server starts with the words above it, and the lines below it ({', '.join(lost[:4])}"
             f"{', ...' if len(lost) > 4 else ''}) run as a command of their own that bash cannot find, so "
             + RUNS_WITHOUT_SPECULATION,
-            hint="delete the commented-out line (or move it below the command) so the flags after it reach the server")
+            hint=("delete the commented-out line (or move it below the command)" if by == _COMMENT_CUT else
+                  "delete the empty line") + " so the flags after it reach the server")
 
 
 def _asks_for_help(server: list[str]) -> bool:
