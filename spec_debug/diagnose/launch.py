@@ -498,8 +498,8 @@ def _without_comments(text: str) -> str:
     EVAL_ONLY arm` opens no quote, and a commented-out command ending in `\\` does not continue
     onto the command below it (a comment has no line continuation).
 
-    A comment line inside a continued command (`--tp 1 \\` then `# --speculative-algorithm EAGLE \\`)
-    ends that command: the newline after the comment is no continuation, so bash runs the server
+    A comment line inside a continued command (`--tp 1 \\` then `# --speculative-algorithm EAGLE \\`),
+    or a comment after a command's words that ends in `\\` (`--tp 2  # two GPUs \\`), ends that command: the newline after the comment is no continuation, so bash runs the server
     with the words above it and the flag lines below are a command of their own ("command not
     found"). It leaves _COMMENT_CUT there, a command separator to _server_argv (was: nothing, and
     the flag lines below, read as a paste that lost its backslashes, were given to the server,
@@ -510,7 +510,8 @@ def _without_comments(text: str) -> str:
         if quote is None and step == "#" and _starts_word(text, i):
             end = text.find("\n", i)
             reader.at = len(text) if end < 0 else end
-            if _CONTINUED_LINE_END.search("".join(out[-64:])):
+            if _CONTINUED_LINE_END.search("".join(out[-64:])) or text[i:reader.at].rstrip().endswith("\\"):
+                # (a comment ending in `\\`, `--tp 2  # two GPUs \\`, meant the command to go on too)
                 out.append(f" {_COMMENT_CUT} ")
             continue
         out.append(step)
@@ -524,8 +525,8 @@ _COMMENT_CUT = "@@spec-debug-comment-cut@@"
 _BLANK_CUT = "@@spec-debug-blank-cut@@"
 _CONTINUED_ONTO_EMPTY_LINE = re.compile(r"(?<!\\)((?:\\\\)*)\\\r?\n[ \t]*(?=\r?\n)")
 # what each cut says of the line that made it
-_CUT_BY = {_COMMENT_CUT: "a comment line inside the continued server command ends it (bash reads no line "
-                         "continuation after a comment)",
+_CUT_BY = {_COMMENT_CUT: "a comment inside the continued server command ends it (bash reads no line "
+                         "continuation after a comment, not even a `\\` at its end)",
            _BLANK_CUT: "an empty line after a `\\` line ends the continued server command (the `\\` continues "
                        "the command onto the empty line, whose newline ends it)"}
 # The text before a comment: a line the line above continued (`\\` + newline, bash reads an escaped
@@ -1327,7 +1328,7 @@ def _refuse_flags_cut_by_a_comment(server: list[str], cut_off: list[tuple[list[s
             f"{_CUT_BY[by]}: the server starts with the words above it, and the lines below it ({', '.join(lost[:4])}"
             f"{', ...' if len(lost) > 4 else ''}) run as a command of their own that bash cannot find, so "
             + RUNS_WITHOUT_SPECULATION,
-            hint=("delete the commented-out line (or move it below the command)" if by == _COMMENT_CUT else
+            hint=("delete the comment (or move it below the command)" if by == _COMMENT_CUT else
                   "delete the empty line") + " so the flags after it reach the server")
 
 

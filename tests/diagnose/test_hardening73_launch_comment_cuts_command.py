@@ -55,7 +55,8 @@ def test_the_server_is_said_to_run_without_speculation() -> None:
                        host_facts=dict(facts, engine={"name": "sglang", "version": "0.5.9"}))
     [finding] = launch_step.check(ctx)
     assert (finding.code, finding.severity, finding.title) == ("SD102", "warning", WITHOUT_SPECULATION_TITLE)
-    assert finding.evidence[0].startswith("a comment line inside the continued server command ends it")
+    assert finding.evidence[0].startswith("a comment inside the continued server command ends it (bash reads no line "
+                                          "continuation after a comment, not even a `\\` at its end)")
     # the target the command names still goes to the later steps
     assert facts["resolved_target_model"] == "meta-llama/Llama-3.1-8B-Instruct"
 
@@ -73,3 +74,14 @@ def test_a_commented_flag_above_the_speculative_ones_is_just_dropped() -> None:
     cfg = parse_launch_command(script)
     assert (cfg.algorithm, cfg.num_steps) == ("EAGLE3", 5)
     assert "--port" not in cfg.argv
+
+
+def test_a_comment_after_a_flag_that_ends_in_a_backslash_ends_the_command_too() -> None:
+    # `--tp 1  # one GPU \`: the `\` is the comment's, and the newline ends the command
+    script = _SCRIPT.replace("  --tp 1 \\\n  # --speculative-algorithm EAGLE \\\n", "  --tp 1  # one GPU \\\n")
+    run = subprocess.run(["bash", "-c", script.replace("python3 -m sglang.launch_server", "printf '[%s]'")],
+                         capture_output=True, text=True, check=False)
+    assert run.stdout == "[--model-path][meta-llama/Llama-3.1-8B-Instruct][--tp][1]"
+    with pytest.raises(LaunchParseError) as refused:
+        parse_launch_command(script)
+    assert refused.value.hint == "delete the comment (or move it below the command) so the flags after it reach the server"
