@@ -499,11 +499,12 @@ def _without_comments(text: str) -> str:
     onto the command below it (a comment has no line continuation).
 
     A comment line inside a continued command (`--tp 1 \\` then `# --speculative-algorithm EAGLE \\`),
-    or a comment after a command's words that ends in `\\` (`--tp 2  # two GPUs \\`), ends that command: the newline after the comment is no continuation, so bash runs the server
-    with the words above it and the flag lines below are a command of their own ("command not
-    found"). It leaves _COMMENT_CUT there, a command separator to _server_argv (was: nothing, and
-    the flag lines below, read as a paste that lost its backslashes, were given to the server,
-    which never gets them)."""
+    or a comment after a command's words that ends in `\\` (`--tp 2  # two GPUs \\`), ends that
+    command: the newline after the comment is no continuation, so bash runs the server with the
+    words above it and the flag lines below are a command of their own ("command not found"). It
+    leaves _COMMENT_CUT there, a command separator to _server_argv (was: nothing, and the flag
+    lines below, read as a paste that lost its backslashes, were given to the server, which never
+    gets them)."""
     out: list[str] = []
     reader = _ShellReader(text)
     for i, step, quote in reader:
@@ -1302,8 +1303,8 @@ _SLIME_OWN = ("sglang-router-", "sglang-server-concurrency")
 
 
 class _CommentCut(LaunchParseError):
-    """A server command a comment line cut before its speculative flags; `server`: the words bash
-    starts the server with."""
+    """A server command a comment or an empty line cut before its speculative flags; `server`: the
+    words bash starts the server with."""
 
     def __init__(self, server: list[str], message: str, *, hint: str) -> None:
         super().__init__(message, hint=hint)
