@@ -506,12 +506,20 @@ def _without_comments(text: str) -> str:
     lines below, read as a paste that lost its backslashes, were given to the server, which never
     gets them)."""
     out: list[str] = []
+    unit = _UNIT_EXEC_START.search(text) is not None
     reader = _ShellReader(text)
     for i, step, quote in reader:
         if quote is None and step == "#" and _starts_word(text, i):
             end = text.find("\n", i)
             reader.at = len(text) if end < 0 else end
-            if _CONTINUED_LINE_END.search("".join(out[-64:])) or text[i:reader.at].rstrip().endswith("\\"):
+            continued = _CONTINUED_LINE_END.search("".join(out[-64:]))
+            if unit and continued:
+                # a systemd unit skips a comment line after a `\\` line and goes on with the line
+                # after it (systemd.syntax(7): "the comment block is ignored, so the continued line
+                # is concatenated with whatever follows the comment block"): no shell reads it
+                reader.at = len(text) if end < 0 else end + 1
+                continue
+            if continued or text[i:reader.at].rstrip().endswith("\\"):
                 # (a comment ending in `\\`, `--tp 2  # two GPUs \\`, meant the command to go on too)
                 out.append(f" {_COMMENT_CUT} ")
             continue

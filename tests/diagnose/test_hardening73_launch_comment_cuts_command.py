@@ -85,3 +85,25 @@ def test_a_comment_after_a_flag_that_ends_in_a_backslash_ends_the_command_too() 
     with pytest.raises(LaunchParseError) as refused:
         parse_launch_command(script)
     assert refused.value.hint == "delete the comment (or move it below the command) so the flags after it reach the server"
+
+
+_UNIT = """[Unit]
+Description=vLLM EAGLE-3 server
+
+[Service]
+ExecStart=/opt/vllm/bin/vllm serve /srv/models/Llama-3.3-70B-Instruct \\
+  --tensor-parallel-size 4 \\
+#  --enforce-eager \\
+  --speculative-config '{"method":"eagle3","model":"/srv/models/EAGLE3-LLaMA3.3-Instruct-70B","num_speculative_tokens":3}' \\
+  --max-model-len 8192
+Restart=always
+"""
+
+
+def test_a_systemd_unit_skips_a_comment_line_inside_exec_start() -> None:
+    # systemd.syntax(7): "When a comment line or lines follow a line ending with a backslash, the
+    # comment block is ignored, so the continued line is concatenated with whatever follows the
+    # comment block": no shell reads ExecStart=, and the server gets every flag
+    cfg = parse_launch_command(_UNIT)
+    assert (cfg.algorithm, cfg.num_steps, cfg.tp) == ("EAGLE3", 3, 4)
+    assert cfg.argv[-2:] == ("--max-model-len", "8192")
