@@ -205,7 +205,8 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     text, substitutions = _hide_substitutions(text)
     # (`\\` + newline is an escaped backslash and a newline, not a continuation: inside a
     # double-quoted `bash -c "... \\` string it becomes the inner command's continuation)
-    if "\\\n" in text or "\\\r\n" in text:
+    if ("\\\n" in text or "\\\r\n" in text) and not _not_read_by_a_shell(text):
+        # (Docker joins a continuation across an empty line, with a warning)
         text = _CONTINUED_ONTO_EMPTY_LINE.sub(lambda m: f"{m.group(1)} {_BLANK_CUT} ", text)
     text = _with_script_arrays(re.sub(r"(?<!\\)((?:\\\\)*)\\[ \t]*\r?\n", lambda m: m.group(1) + " ", text))
     text = _newlines_as_separators(text)
@@ -506,17 +507,20 @@ def _without_comments(text: str) -> str:
     lines below, read as a paste that lost its backslashes, were given to the server, which never
     gets them)."""
     out: list[str] = []
-    unit = _UNIT_EXEC_START.search(text) is not None
+    skips_comments = _not_read_by_a_shell(text)
     reader = _ShellReader(text)
     for i, step, quote in reader:
         if quote is None and step == "#" and _starts_word(text, i):
             end = text.find("\n", i)
             reader.at = len(text) if end < 0 else end
             continued = _CONTINUED_LINE_END.search("".join(out[-64:]))
-            if unit and continued:
+            if skips_comments and continued:
                 # a systemd unit skips a comment line after a `\\` line and goes on with the line
                 # after it (systemd.syntax(7): "the comment block is ignored, so the continued line
-                # is concatenated with whatever follows the comment block"): no shell reads it
+                # is concatenated with whatever follows the comment block"): no shell reads it; so
+                # does a Dockerfile, before its shell form reaches a shell (Dockerfile reference,
+                # "Format": "Comment lines are removed before the Dockerfile instructions are
+                # executed", its example `RUN echo hello \\` / `# comment` / `world`)
                 reader.at = len(text) if end < 0 else end + 1
                 continue
             if continued or text[i:reader.at].rstrip().endswith("\\"):
@@ -525,6 +529,16 @@ def _without_comments(text: str) -> str:
             continue
         out.append(step)
     return "".join(out)
+
+
+# A Dockerfile's instruction line (upper case, as Dockerfiles write them; leading blanks allowed)
+_DOCKERFILE_INSTRUCTION = re.compile(r"^[ \t]*(?:FROM|RUN|CMD|ENTRYPOINT)[ \t]", re.M)
+
+
+def _not_read_by_a_shell(text: str) -> bool:
+    """A systemd unit or a Dockerfile: their own parser joins the `\\` lines first, across comment
+    lines (and, Docker's, empty ones), before any shell sees the command."""
+    return _UNIT_EXEC_START.search(text) is not None or _DOCKERFILE_INSTRUCTION.search(text) is not None
 
 
 # A word no command holds, left where a comment line ends a continued command (_without_comments)

@@ -107,3 +107,22 @@ def test_a_systemd_unit_skips_a_comment_line_inside_exec_start() -> None:
     cfg = parse_launch_command(_UNIT)
     assert (cfg.algorithm, cfg.num_steps, cfg.tp) == ("EAGLE3", 3, 4)
     assert cfg.argv[-2:] == ("--max-model-len", "8192")
+
+
+_DOCKERFILE = """FROM lmsysorg/sglang:v0.5.9-cu129
+CMD python3 -m sglang.launch_server \\
+    --model-path meta-llama/Llama-3.1-8B-Instruct \\
+    # --speculative-algorithm EAGLE \\
+    --speculative-algorithm EAGLE3 \\
+    --speculative-draft-model-path lmsys/sglang-EAGLE3-LLaMA3.1-Instruct-8B \\
+    --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 \\
+    --host 0.0.0.0
+"""
+
+
+def test_a_dockerfile_drops_a_comment_line_before_its_shell_runs() -> None:
+    # Dockerfile reference, "Format": "Comment lines are removed before the Dockerfile instructions
+    # are executed" (its example: `RUN echo hello \\` / `# comment` / `world` echoes "hello world")
+    cfg = parse_launch_command(_DOCKERFILE)
+    assert (cfg.algorithm, cfg.num_steps, cfg.draft_model) == (
+        "EAGLE3", 3, "lmsys/sglang-EAGLE3-LLaMA3.1-Instruct-8B")

@@ -54,3 +54,11 @@ def test_the_server_is_said_to_run_without_speculation() -> None:
 def test_without_the_empty_line_it_is_one_command() -> None:
     cfg = parse_launch_command(_SCRIPT.replace("\\\n\n", "\\\n"))
     assert (cfg.algorithm, cfg.num_steps, cfg.tp) == ("EAGLE3", 3, 2)
+
+
+def test_a_dockerfile_joins_across_the_empty_line() -> None:
+    # Docker's parser joins a continuation across an empty line (with an "Empty continuation line"
+    # warning) before the shell form reaches a shell
+    dockerfile = "FROM vllm/vllm-openai:v0.11.0\nCMD " + _SCRIPT
+    cfg = parse_launch_command(dockerfile)
+    assert (cfg.algorithm, cfg.num_steps, cfg.tp) == ("EAGLE3", 3, 2)
