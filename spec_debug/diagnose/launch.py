@@ -205,6 +205,9 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     text, substitutions = _hide_substitutions(text)
     # (`\\` + newline is an escaped backslash and a newline, not a continuation: inside a
     # double-quoted `bash -c "... \\` string it becomes the inner command's continuation)
+    if ("\\\n" in text or "\\\r\n" in text) and not _not_read_by_a_shell(text):
+        # (Docker joins a continuation across an empty line, with a warning)
+        text = _CONTINUED_ONTO_EMPTY_LINE.sub(lambda m: f"{m.group(1)} {_BLANK_CUT} ", text)
     text = _with_script_arrays(re.sub(r"(?<!\\)((?:\\\\)*)\\[ \t]*\r?\n", lambda m: m.group(1) + " ", text))
     text = _newlines_as_separators(text)
     text = _hide_long_single_quotes(text, substitutions)
@@ -494,16 +497,64 @@ def _without_comments(text: str) -> str:
     """The text with its comments removed, newlines kept. bash(1) COMMENTS: a word starting
     with `#` begins a comment to the end of the line, so a note such as `# ^ the recipe's
     EVAL_ONLY arm` opens no quote, and a commented-out command ending in `\\` does not continue
-    onto the command below it (a comment has no line continuation)."""
+    onto the command below it (a comment has no line continuation).
+
+    A comment line inside a continued command (`--tp 1 \\` then `# --speculative-algorithm EAGLE \\`),
+    or a comment after a command's words that ends in `\\` (`--tp 2  # two GPUs \\`), ends that
+    command: the newline after the comment is no continuation, so bash runs the server with the
+    words above it and the flag lines below are a command of their own ("command not found"). It
+    leaves _COMMENT_CUT there, a command separator to _server_argv (was: nothing, and the flag
+    lines below, read as a paste that lost its backslashes, were given to the server, which never
+    gets them)."""
     out: list[str] = []
+    skips_comments = _not_read_by_a_shell(text)
     reader = _ShellReader(text)
     for i, step, quote in reader:
         if quote is None and step == "#" and _starts_word(text, i):
             end = text.find("\n", i)
             reader.at = len(text) if end < 0 else end
+            continued = _CONTINUED_LINE_END.search("".join(out[-64:]))
+            if skips_comments and continued:
+                # a systemd unit skips a comment line after a `\\` line and goes on with the line
+                # after it (systemd.syntax(7): "the comment block is ignored, so the continued line
+                # is concatenated with whatever follows the comment block"): no shell reads it; so
+                # does a Dockerfile, before its shell form reaches a shell (Dockerfile reference,
+                # "Format": "Comment lines are removed before the Dockerfile instructions are
+                # executed", its example `RUN echo hello \\` / `# comment` / `world`)
+                reader.at = len(text) if end < 0 else end + 1
+                continue
+            if continued or text[i:reader.at].rstrip().endswith("\\"):
+                # (a comment ending in `\\`, `--tp 2  # two GPUs \\`, meant the command to go on too)
+                out.append(f" {_COMMENT_CUT} ")
             continue
         out.append(step)
     return "".join(out)
+
+
+# A Dockerfile's instruction line (upper case, as Dockerfiles write them; leading blanks allowed)
+_DOCKERFILE_INSTRUCTION = re.compile(r"^[ \t]*(?:FROM|RUN|CMD|ENTRYPOINT)[ \t]", re.M)
+
+
+def _not_read_by_a_shell(text: str) -> bool:
+    """A systemd unit or a Dockerfile: their own parser joins the `\\` lines first, across comment
+    lines (and, Docker's, empty ones), before any shell sees the command."""
+    return _UNIT_EXEC_START.search(text) is not None or _DOCKERFILE_INSTRUCTION.search(text) is not None
+
+
+# A word no command holds, left where a comment line ends a continued command (_without_comments)
+_COMMENT_CUT = "@@spec-debug-comment-cut@@"
+# ... and where an empty line does: `\\` + newline continues onto the empty line, whose newline ends
+# the command (bash(1): the escaped newline is removed, nothing else)
+_BLANK_CUT = "@@spec-debug-blank-cut@@"
+_CONTINUED_ONTO_EMPTY_LINE = re.compile(r"(?<!\\)((?:\\\\)*)\\\r?\n[ \t]*(?=\r?\n)")
+# what each cut says of the line that made it
+_CUT_BY = {_COMMENT_CUT: "a comment inside the continued server command ends it (bash reads no line "
+                         "continuation after a comment, not even a `\\` at its end)",
+           _BLANK_CUT: "an empty line after a `\\` line ends the continued server command (the `\\` continues "
+                       "the command onto the empty line, whose newline ends it)"}
+# The text before a comment: a line the line above continued (`\\` + newline, bash reads an escaped
+# newline as nothing), the comment the first word on it
+_CONTINUED_LINE_END = re.compile(r"(?<!\\)(?:\\\\)*\\[ \t]*\r?\n[ \t]*$")
 
 
 def _starts_word(text: str, i: int) -> bool:
@@ -1179,11 +1230,14 @@ def _server_argv(argv: list[str]) -> list[str]:
     drop redirections (`> log`, `2>&1`), which are not arguments."""
     commands: list[list[str]] = [[]]
     skip_target = False
+    cut_at: list[tuple[int, str]] = []  # the commands a comment or empty line cut off a continued one
     for tok in argv:
         if skip_target:
             skip_target = False
             continue
-        if tok in ("|", "|&", "||", "&&", ";", "&"):  # (`|&`: bash(1) Pipelines, stderr too)
+        if tok in ("|", "|&", "||", "&&", ";", "&", _COMMENT_CUT, _BLANK_CUT):  # (`|&`: bash(1) Pipelines, stderr too)
+            if tok in _CUT_BY and commands[-1]:
+                cut_at.append((len(commands), tok))
             commands.append([])
             continue
         redirect = _REDIRECT.fullmatch(tok)
@@ -1192,6 +1246,7 @@ def _server_argv(argv: list[str]) -> list[str]:
             skip_target = not redirect.group(3)
             continue
         commands[-1].append(tok)
+    commands_before = commands
     # (`bash -c ''` unwraps to no words at all)
     commands = [c for c in (_unwrap_shell(_without_reserved_words(c)) for c in commands if c) if c]
     exported: list[str] = []
@@ -1237,6 +1292,8 @@ def _server_argv(argv: list[str]) -> list[str]:
         if any(SPECULATIVE_FLAG.match(tok) for tok in server):
             return server
     if servers:
+        _refuse_flags_cut_by_a_comment(servers[0], [(commands_before[i], by) for i, by in cut_at
+                                                    if i < len(commands_before)])
         return servers[0]
     for command in commands:
         # the "key launch parameters" of an issue report: the server's flags alone, one per line
@@ -1265,6 +1322,37 @@ def _server_argv(argv: list[str]) -> list[str]:
 # no server flags.
 _SLIME_TRAINERS = ("train.py", "train_async.py")
 _SLIME_OWN = ("sglang-router-", "sglang-server-concurrency")
+
+
+class _CommentCut(LaunchParseError):
+    """A server command a comment or an empty line cut before its speculative flags; `server`: the
+    words bash starts the server with."""
+
+    def __init__(self, server: list[str], message: str, *, hint: str) -> None:
+        super().__init__(message, hint=hint)
+        self.server = server
+
+
+def _refuse_flags_cut_by_a_comment(server: list[str], cut_off: list[tuple[list[str], str]]) -> None:
+    """A server with no speculative flag whose command a comment line cut (`--tp 1 \\`, then
+    `# --speculative-algorithm EAGLE \\`, then the flags it was meant to get): bash ends the command
+    at the comment, starts the server with the words above it, and runs the flag lines below as a
+    command of their own ("--speculative-algorithm: command not found", bash(1) COMMENTS: a comment
+    has no line continuation). The server serves without the speculative flags it was written with.
+    The same for an empty line after a `\\` line (_BLANK_CUT)."""
+    if not server or not _is_server(server):
+        return
+    lost = [(tok, by) for words, by in cut_off if words and words[0].startswith("-")
+            for tok in words if SPECULATIVE_FLAG.match(tok)]
+    if lost:
+        by = lost[0][1]
+        lost = [tok for tok, _ in lost]
+        raise _CommentCut(server,
+            f"{_CUT_BY[by]}: the server starts with the words above it, and the lines below it ({', '.join(lost[:4])}"
+            f"{', ...' if len(lost) > 4 else ''}) run as a command of their own that bash cannot find, so "
+            + RUNS_WITHOUT_SPECULATION,
+            hint=("delete the comment (or move it below the command)" if by == _COMMENT_CUT else
+                  "delete the empty line") + " so the flags after it reach the server")
 
 
 def _asks_for_help(server: list[str]) -> bool:
@@ -2219,7 +2307,10 @@ def models_named(command: str | list[str] | tuple[str, ...]) -> dict[str, str]:
     out. The later steps check the draft and the target the command was written for: the fix the
     refusal asks for (`-tp 2` -> `--tp-size 2`) does not change them."""
     try:
-        argv = split_command(command)
+        try:
+            argv = split_command(command)
+        except _CommentCut as cut:
+            argv = cut.server  # (the server bash starts: the words above the comment)
         engine, start = detect_engine(argv)
     except (LaunchParseError, ValueError):
         return {}
@@ -3195,10 +3286,13 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
         eff = _effective_rules(replace(cfg, flags={name: value for name, value in cfg.flags.items()
                                                    if name not in words}),
                                target_architecture, engine_version, draft_block_size, draft_config)
-    refused += _multi_layer_eagle_chain(cfg, eff, target_architecture, engine_version)
+    chain = _multi_layer_eagle_chain(cfg, eff, target_architecture, engine_version)
     beyond = _beyond_any_use(cfg)
     if cfg.engine == "sglang" and cfg.algorithm == "EAGLE3" and "speculative-token-map" in cfg.flags:
-        eff = replace(eff, overrides=eff.overrides + [_SGLANG_EAGLE3_TOKEN_MAP_IGNORED])
+        eff = replace(eff, overrides=eff.overrides + [sglang_said_of_call(_SGLANG_EAGLE3_TOKEN_MAP_IGNORED, cfg)])
+    if cfg.engine == "sglang":
+        chain, beyond = [sglang_said_of_call(line, cfg) for line in chain], [sglang_said_of_call(line, cfg) for line in beyond]
+    refused += chain
     return replace(eff, problems=refused + eff.problems + beyond) if refused or beyond else eff
 
 
@@ -4807,13 +4901,18 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
             # (with no other spelling given dotted keys, -sc's alone are read as those would be)
             eff = _vllm_rules(_sc_spelled_long(cfg), engine_version, draft_config) if cfg.replaced_dotted else eff
         if cfg.python_call and release:
-            release = [_vllm_call_wording(line, cfg.python_call) for line in release]
+            release = [vllm_call_wording(line, cfg.python_call) for line in release]
         return replace(eff, problems=release + eff.problems) if release else eff
     if cfg.algorithm in ("DFLASH", "DSPARK"):
-        return _sglang_block_rules(cfg, draft_block_size)
-    if cfg.algorithm == "NGRAM":
-        return _sglang_ngram_rules(cfg)
-    return _sglang_rules(cfg, target_architecture, engine_version)
+        eff = _sglang_block_rules(cfg, draft_block_size)
+    elif cfg.algorithm == "NGRAM":
+        eff = _sglang_ngram_rules(cfg)
+    else:
+        eff = _sglang_rules(cfg, target_architecture, engine_version)
+    if cfg.python_call:
+        eff = replace(eff, overrides=[sglang_call_wording(line, cfg.python_call) for line in eff.overrides],
+                      problems=[sglang_call_wording(line, cfg.python_call) for line in eff.problems])
+    return eff
 
 
 _JSON_WORDS = {"true": "True", "false": "False", "null": "None"}
@@ -4821,7 +4920,7 @@ _SPEC_CONFIG_KEY = re.compile(r'--speculative-config ("[^"]+")(?:: ("[^"]*"|true
 _SPEC_CONFIG_TEXT = re.compile(r"--speculative-config '(\{[^']*\})'")
 
 
-def _vllm_call_wording(line: str, call: str) -> str:
+def vllm_call_wording(line: str, call: str) -> str:
     """A vLLM release line said of a Python call (`LLM(..., speculative_config={...})`), which
     writes no command line (was: `--speculative-config "method": "dflash": ...` and "the server does
     not start" to a script that builds LLM(...)): the key as the call's dict holds it
@@ -4844,6 +4943,53 @@ def _vllm_call_wording(line: str, call: str) -> str:
                         "older releases take speculative_model=DRAFT, num_speculative_tokens=K")
     return line.replace("the server does not start", "the engine does not start").replace(
         "in --speculative-config", "in speculative_config")
+
+
+# SGLang options whose value is a name (not a number): the word after one in a rule's line is its
+# value unless it is one of the words the lines go on with ("--attention-backend is ...")
+_SGLANG_NAMED_VALUE = re.compile(r"speculative-algorithm|.*-backend|.*dtype|.*-path|quantization")
+_NOT_A_VALUE = frozenset({"is", "are", "and", "or", "to", "with", "alone", "makes", "unset", "set", "was", "of",
+                          "in", "not", "but", "for", "on", "at"})
+_SGLANG_OPTION_WORDS = re.compile(r"--([a-z0-9][a-z0-9-]*)(?: (-?\d+(?:\.\d+)?\b|<[\w -]+>|[\w./-]+))?")
+
+
+def sglang_said_of_call(line: str, cfg: LaunchConfig) -> str:
+    """A line an SGLang rule builds, said of the command or, for a Python engine call, of the call:
+    an option the release lacks as the call's TypeError (`_as_keyword_refusal`), the others with
+    the call's keywords (`sglang_call_wording`)."""
+    if not cfg.python_call:
+        return line
+    said = _as_keyword_refusal(line, cfg.python_call)
+    return said if said != line else sglang_call_wording(line, cfg.python_call)
+
+
+def sglang_call_wording(line: str, call: str) -> str:
+    """A line of the SGLang rules (or of a launch finding) said of a Python call
+    (`sgl.Engine(speculative_num_steps=1, ...)`), which writes no command line: each SGLang option
+    as the keyword the call takes (`--speculative-num-steps 3` -> `speculative_num_steps=3`,
+    `--speculative-algorithm EAGLE3` -> `speculative_algorithm="EAGLE3"`, a switch `=True`), and the
+    engine, not a server, that does not start. Engine(**kwargs) builds ServerArgs(**kwargs), whose
+    fields are the options' dest names (python/sglang/srt/entrypoints/engine.py `Engine.__init__`).
+    Was: the command-line flags, which such a script never writes (the vLLM calls' lines were
+    already worded so, `vllm_call_wording`). Only for lines the rules build: a refusal already said
+    as the call's TypeError (`_as_keyword_refusal`) names `--options` on purpose."""
+    def keyword(m: re.Match[str]) -> str:
+        name, value = m.group(1), m.group(2)
+        if name not in SGLANG_OPTIONS:
+            return m.group(0)
+        field = name.replace("-", "_")
+        if _is_switch(name):
+            return f"{field}=True" + (f" {value}" if value else "")
+        if value is None or value in _NOT_A_VALUE or (
+                not re.fullmatch(r"-?\d+(?:\.\d+)?", value) and not value.startswith("<")
+                and not _SGLANG_NAMED_VALUE.fullmatch(name)):
+            return field + (f" {value}" if value else "")
+        return f"{field}={value}" if re.fullmatch(r"-?\d+(?:\.\d+)?", value) else f'{field}="{value}"'
+
+    said = _SGLANG_OPTION_WORDS.sub(keyword, line)
+    # keywords written one after another are the call's arguments: comma-separated
+    said = re.sub(r"(\b[a-z][a-z0-9_]*=(?:\"[^\"]*\"|[\w.-]+)) (?=[a-z][a-z0-9_]*=)", r"\1, ", said)
+    return said.replace("the server does not start", f"{call}(...) does not start")
 
 
 def sglang_target_refused(cfg: LaunchConfig, target_architecture: str | None, engine_version: str | None,

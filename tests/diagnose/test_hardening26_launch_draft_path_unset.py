@@ -37,6 +37,8 @@ def test_an_unset_draft_path_variable_is_said_unread():
     assert line.startswith("the draft path is $DRAFT_MODEL_ID, a variable") and "was not read" in line
 
 
-def test_a_set_draft_path_keeps_the_old_line():
+def test_a_set_draft_path_is_not_said_a_variable():
+    # (its config was not read either, and is said so: test_hardening73_draft_config_unread)
     line = _sd101_last_line(SERVICE.format(draft="=jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B"))
-    assert line == "the draft config does not say how many steps it was trained for"
+    assert line.startswith("the draft config of jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B was not read")
+    assert "variable" not in line

@@ -41,4 +41,7 @@ def test_an_engine_keyword_that_only_starts_the_field_sets_nothing_either() -> N
     for release in ("0.5.19", "0.5.23"):
         [line] = _problems(_ENGINE.format("speculative_dflash=512"), release)
         assert line.startswith("speculative_dflash=: ServerArgs has no field by that name")
-    assert _problems(_ENGINE.format("speculative_dflash_block_size=512"), "0.5.23") == [_DIFFER]
+    # (said with the call's keywords, as the call writes them: test_hardening73_sglang_call_wording)
+    assert _problems(_ENGINE.format("speculative_dflash_block_size=512"), "0.5.23") == [
+        "speculative_dflash_block_size=512 and speculative_num_draft_tokens=16 differ: SGLang refuses to "
+        "start ('For DFLASH they must match')"]

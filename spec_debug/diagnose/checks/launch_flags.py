@@ -8,7 +8,8 @@ from typing import Any, Mapping
 
 from spec_debug.diagnose.checks.common import Where
 from spec_debug.diagnose.launch import (MOST_USEFUL_STEPS, RELEASE_UNKNOWN, VLLM_RELEASE_UNKNOWN, EffectiveSpec,
-                                       LaunchConfig, names_no_draft_path, vllm_eagle3_pipeline_aux_loss)
+                                       LaunchConfig, names_no_draft_path, sglang_call_wording, vllm_call_wording,
+                                       vllm_eagle3_pipeline_aux_loss)
 from spec_debug.diagnose.parallel_draft import is_peagle
 from spec_debug.record import Finding
 
@@ -17,6 +18,21 @@ from spec_debug.record import Finding
 # module (launch_step.parse): the keys vLLM and SGLang count them by are absent.
 NO_MTP_MODULES = ("the target config read names no MTP modules (num_nextn_predict_layers / "
                   "mtp_num_hidden_layers absent or 0)")
+
+
+def as_written(launch: LaunchConfig, findings: list[Finding]) -> list[Finding]:
+    """The findings of a Python engine call (`sgl.Engine(speculative_num_steps=1, ...)`,
+    `LLM(..., speculative_config={...})`) in the words the call is written in: its keywords, not
+    the command-line flags its evidence and fix are built with (was: `--speculative-num-steps 1`
+    and "Serve with ... --speculative-eagle-topk 1" to a script that writes no command line)."""
+    if not launch.python_call:
+        return findings
+    call = launch.python_call
+    word = (lambda text: sglang_call_wording(text, call)) if launch.engine == "sglang" else (
+        lambda text: vllm_call_wording(text, call))
+    return [finding.model_copy(update={"evidence": [word(line) for line in finding.evidence],
+                                       "remediation": word(finding.remediation)})
+            for finding in findings]
 
 
 def _mtp_asked(launch: LaunchConfig) -> str:
@@ -33,6 +49,12 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
     `trained_source` names where `trained_steps` comes from when the draft is not an EAGLE
     checkpoint (an MTP target's own modules); `draft_unread` says why the draft config was not
     read, where that is known (its path a variable the text leaves unset)."""
+    return as_written(launch, _num_steps_findings(launch, eff, trained_steps, at, trained_source=trained_source,
+                                                  draft_unread=draft_unread))
+
+
+def _num_steps_findings(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int | None, at: Where, *,
+                        trained_source: str | None, draft_unread: str | None) -> list[Finding]:
     if launch.engine == "sglang" and launch.algorithm == "NGRAM":
         return _sglang_ngram_capped(eff, at)
     if launch.engine == "vllm" and trained_source and trained_steps:
@@ -168,7 +190,9 @@ def untrained_drafter(launch: LaunchConfig) -> str | None:
 def _vllm_tokens_flag(launch: LaunchConfig, k: int) -> str:
     """num_speculative_tokens spelled the way this command sets it: `--spec-tokens K`,
     `--speculative-config.num_speculative_tokens K`, V0's `--num-speculative-tokens K`, or a key
-    of the JSON."""
+    of the JSON; a Python call's `speculative_config={"num_speculative_tokens": K}`."""
+    if launch.python_call:
+        return f'speculative_config={{"num_speculative_tokens": {k}}}'
     if "spec-tokens" in launch.flags:
         return f"--spec-tokens {k}"
     json_config = any(name.partition(".")[0] in ("speculative-config", "sc") for name in launch.flags)
@@ -286,6 +310,11 @@ def check_algorithm(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
                     at: Where = Where(), *, same_checkpoint: str | None = None) -> list[Finding]:
     """SD103: --speculative-algorithm / vLLM method vs what the checkpoint is. `same_checkpoint`:
     the folder the draft and the target both resolved to on the host, if they did."""
+    return as_written(launch, _algorithm_findings(launch, draft_raw, at, same_checkpoint))
+
+
+def _algorithm_findings(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None, at: Where,
+                        same_checkpoint: str | None) -> list[Finding]:
     served = launch.algorithm
     if launch.engine == "sglang" and served == "NEXTN":
         # server_args.py `_handle_speculative_decoding`: NEXTN is an alias, it runs as EAGLE
@@ -442,8 +471,8 @@ def check_dtype(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
         return []
     evidence = [f"draft torch_dtype={draft}, target torch_dtype={target}",
                 f"launch command sets no --dtype (got {launch.dtype or 'none'})"]
-    return [at.finding("SD104", evidence, {"draft_dtype": draft, "target_dtype": target},
-                       remediation=f"Pass --dtype {target} explicitly.")]
+    return as_written(launch, [at.finding("SD104", evidence, {"draft_dtype": draft, "target_dtype": target},
+                                          remediation=f"Pass --dtype {target} explicitly.")])
 
 
 def check_pipeline_aux_states(launch: LaunchConfig, engine_version: str | None, draft_raw: Any,

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, replace
 from typing import Any
 
-from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, REFUSED_AT_STARTUP, check_algorithm,
+from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, REFUSED_AT_STARTUP, as_written, check_algorithm,
                                                      check_draft_budget, check_dtype, check_num_steps,
                                                      check_pipeline_aux_states, refused_by_every_release,
                                                      untrained_drafter)
@@ -17,7 +17,7 @@ from spec_debug.diagnose.config_file import config_file_path, ignored_config, me
 from spec_debug.diagnose.launch import (RUNS_WITHOUT_SPECULATION, VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig,
                                        LaunchParseError, detect_engine, draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
                                        config_architectures, models_named, names_a_kind, parse_launch_command,
-                                       refused_draft_word, split_command, sglang_target_refused, _sglang_surely_before, vllm_surely_before)
+                                       refused_draft_word, sglang_said_of_call, split_command, sglang_target_refused, _sglang_surely_before, vllm_surely_before)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
@@ -215,7 +215,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         "trained_steps": steps, "trained_steps_source": steps_source,
         "draft_is_target_mtp": serves_own_mtp(cfg) and (served is None or mtp_layers(served) is not None),
         "draft_config": draft_raw, "target_config": target_raw,
-        "argv": list(cfg.argv), "excerpt": _flags_excerpt(host.get("cmdline") or host.get("argv"), cfg.argv),
+        "argv": list(cfg.argv),
+        "excerpt": not cfg.python_call and _flags_excerpt(host.get("cmdline") or host.get("argv"), cfg.argv),
         # a Python script's engine call: check() reads the script again, as its argv alone loses the
         # call (a keyword's refusal is Python's TypeError, not argparse's) and the engines it builds first
         "python_source": command if cfg.python_call and isinstance(command, str) else None,
@@ -231,7 +232,9 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
 def _flags_excerpt(text: Any, argv: tuple[str, ...]) -> bool:
     """The text is an SGLang command's flags alone (continuation lines cut from a script, an issue's
     "key launch parameters"), to which split_command supplied the program: what the text does not
-    hold (the algorithm) may be in the lines above it."""
+    hold (the algorithm) may be in the lines above it. Not a Python script's engine call
+    (`sgl.Engine(speculative_num_steps=3, ...)`), read whole, whose argv the reader builds with that
+    program (was: taken for a fragment, so a call with no speculative_algorithm was "not checked")."""
     return isinstance(text, str) and list(argv[:3]) == ["python3", "-m", "sglang.launch_server"] and (
         "sglang.launch_server" not in text)
 
@@ -499,7 +502,8 @@ def check(ctx: Any) -> list[Finding]:
                       or sglang_mtp_target_refused(cfg, target, launch.get("trained_steps_source"))
                       or sglang_target_refused(cfg, arch, version, launch.get("draft_config")))
     if refused_target:
-        eff = replace(eff, problems=[*eff.problems, refused_target])
+        eff = replace(eff, problems=[*eff.problems, sglang_said_of_call(refused_target, cfg)
+                                     if cfg.engine == "sglang" else refused_target])
     at = where(ctx)
     mismatch = served_mismatch(cfg, eff, launch.get("served"), launch.get("server_log"))
     if mismatch is not None:
@@ -537,14 +541,15 @@ def check(ctx: Any) -> list[Finding]:
         # the whole command: the server starts and serves every request without a draft, and
         # says nothing of the flags it ignores, SD102's "silently runs a different configuration"
         # (was SD004 info "Not checked", a clean partial diagnosis of a misconfigured server)
-        fix = "add --speculative-algorithm EAGLE3 (EAGLE for an EAGLE-2 draft, NEXTN for the target's own MTP layers)"
-        return notes + record(ctx.facts, NS, [where(ctx).finding(
+        fix = sglang_said_of_call("add --speculative-algorithm EAGLE3 (EAGLE for an EAGLE-2 draft, NEXTN for the "
+                                  "target's own MTP layers)", cfg)
+        return notes + record(ctx.facts, NS, as_written(cfg, [where(ctx).finding(
             "SD102", [f"the SGLang command sets {', '.join(unused)} but no --speculative-algorithm: SGLang's "
                       "speculative_algorithm defaults to None, and only an algorithm starts a draft worker and "
                       "reads these flags (server_args.py), so " + RUNS_WITHOUT_SPECULATION + " and ignores them"],
             {"source": launch.get("source"), "fix": fix}, title=WITHOUT_SPECULATION_TITLE,
             remediation=f"Make the change the evidence names ({fix}) so the server speculates; then audit the "
-                        "command again.")])
+                        "command again.")]))
     findings = check_num_steps(cfg, eff, launch.get("trained_steps"), at,
                                trained_source=launch.get("trained_steps_source"),
                                draft_unread=_draft_path_unset(cfg, launch.get("draft_config")))
@@ -625,9 +630,16 @@ def _draft_path_unset(cfg: LaunchConfig, draft_raw: Any) -> str | None:
     dstack fills in from `dstack apply -e`; a script's variable set by the caller; `$MODELS/eagle3`,
     a path under one): not "the draft config does not say", which reads as a config read and found
     wanting. Not "unset" either: a one-line `DRAFT=...; vllm serve ...` sets it, and the audit reads
-    through only the assignments on lines of their own (launch._with_script_variables)."""
-    if draft_raw is not None or not cfg.draft_model or not _EXPANSION_WORD.search(cfg.draft_model):
+    through only the assignments on lines of their own (launch._with_script_variables).
+
+    A written path whose config.json was not read either (a Hub id the host's caches do not hold, a
+    folder the probe could not see, a command audited with no host): that it was not read, not
+    "the draft config does not say" (was: said of every draft whose config no one had read)."""
+    if draft_raw is not None or not cfg.draft_model:
         return None
+    if not _EXPANSION_WORD.search(cfg.draft_model):
+        return (f"the draft config of {cfg.draft_model} was not read (its config.json was not found on the host, "
+                "or the command was audited without a host), so how many steps the draft was trained for is not known")
     what = "a variable" if _EXPANSION_WORD.fullmatch(cfg.draft_model) else "a path under a variable"
     return (f"the draft path is {cfg.draft_model}, {what} left as written (its value is given where the "
             "server starts: a dstack or compose env entry with no value, the caller of a script, an Argo "
