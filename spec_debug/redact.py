@@ -6,6 +6,7 @@ odd private key; incident reports get pasted into channels. Redaction is on by d
 
 from __future__ import annotations
 
+import base64
 import re
 import uuid
 from contextlib import contextmanager
@@ -372,6 +373,20 @@ whose next word is the command's own argument. A number is masked, as after `--p
 a password of digits as often. Run with _PASS_NAME, where _PASS_WORD finds "-pass"; literal first
 (the "--", then what stands before it), so re finds it by a fast scan."""
 
+_B64_PRIVATE_KEY = "|".join(base64.b64encode(f"-----BEGIN {kind}PRIVATE KEY-----".encode())[14:(len(kind) + 27) // 3 * 4].decode()
+                            for kind in ("", "RSA ", "EC ", "DSA ", "OPENSSH ", "ENCRYPTED "))
+"""A PEM private key encoded once more in base64, as a kubeconfig holds its client's key
+(`client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0t...`: kubernetes.io, "Organizing Cluster
+Access Using kubeconfig Files", the key's PEM "base64 encoded"; `kubectl config view --raw`, `cat
+~/.kube/config`) and a TLS Secret its `tls.key` (`kubectl get secret -o yaml`), or `base64 -w0
+key.pem` prints it: no PEM marker to read, the key whole in clear. Known by its first bytes, the
+BEGIN marker of a private key of each kind the PEM pattern reads ("-----BEGIN " is 11 bytes: the
+marker encodes the same at the start of every such text), after the "LS0tLS1CRUdJTi" of "-----BEGIN"
+(the pattern's literal start); the rest of the encoded text, and its next lines when wrapped: after
+a line of 76 (`base64`) or 64 (`openssl base64`) characters only, so that a word on the line after
+a key on one line (`done`) stays. A certificate's (`client-certificate-data`, `tls.crt`: "-----BEGIN CERTIFICATE-----")
+is public and stays."""
+
 _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # Well-known token shapes anywhere in text: Hugging Face (hf_), OpenAI and Anthropic (sk-),
     # GitHub classic and fine-grained (github.blog 2021-04-05 "Behind GitHub's new authentication
@@ -409,6 +424,10 @@ _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # prefix gitleaks' pypi-upload-token rule reads), as `twine upload -u __token__ -p ...`, `poetry
     # config pypi-token.pypi ...` or a `cat ~/.pypirc` print it, no secret's name before it.
     re.compile(r"(?P<secret>pypi-(?<=\bpypi-)AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,})"),
+    # A PEM private key in base64 (_B64_PRIVATE_KEY).
+    re.compile(r"(?P<secret>LS0tLS1CRUdJTi(?<=\bLS0tLS1CRUdJTi)(?:" + _B64_PRIVATE_KEY + r")[A-Za-z0-9+/]*"
+               r"(?:(?:(?<=(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{76})|(?<=(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{64}))"
+               r"\r?\n[A-Za-z0-9+/]{1,76}(?![^\r\n=]))*={0,2})"),
 ]
 
 _CLIENT_PATTERNS: list[re.Pattern[str]] = [
@@ -732,13 +751,13 @@ _GITHUB_LITERAL = re.compile(r"gh[pousr]_").search
 def _may_hold_token(text: str) -> bool:
     """A literal every token shape starts with, as written (those patterns are case-sensitive):
     hf_, sk-, glpat-, xox, nvapi-, AKIA, ASIA, AIza, ghp_, gho_, ghu_, ghs_, ghr_, github_pat_, eyJ (a JWT), tskey-,
-    pypi-AgE.
+    pypi-AgE, LS0tLS1CRUdJTi (a PEM private key in base64).
     github_pat_ has no "gh" in it: behind the "gh" test, a fine-grained token alone in a text
     (its 82 random characters hold no "gh" about 98 times in 100) was left unmasked."""
     return ("hf_" in text or "sk-" in text or "glpat-" in text or "xox" in text or "nvapi-" in text
             or _AWS_GOOGLE_LITERAL(text) is not None
             or "gh" in text and _GITHUB_LITERAL(text) is not None or "github_pat_" in text or "eyJ" in text
-            or "tskey-" in text or "pypi-AgE" in text)
+            or "tskey-" in text or "pypi-AgE" in text or "LS0tLS1CRUdJTi" in text)
 
 
 _FOLDS_TO_ASCII = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a", "k"))
