@@ -315,6 +315,12 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # check_api_key); after the command's flags, `--host URL` with its value (wandb/cli/cli.py, login).
     # The prefix stays: it says which server the key is for.
     re.compile(r"wandb(?<=\bwandb)\s+login(?:\s+(?:--host[= ]\S+|--?(?!host(?![\w-]))\w[\w-]*))*\s+(?:[\w-]*-)?(?P<secret>\w{40,})(?![\w.-])"),
+    # And its Python call, `wandb.login(key="...")` (wandb/sdk/wandb_login.py, login: "key: The API
+    # key to use"), as a notebook or a training script an agent writes calls it: `key` is no secret's
+    # name to NAME=value (a sort key, a dict's key), so the key stood in clear. A string literal
+    # only: `key=os.environ[...]` or `key=args.key` reads it from elsewhere.
+    re.compile(r"wandb(?<=\bwandb)\.login\((?:[^()\n]|\([^()\n]*\)){0,500}?(?<![\w.])key\s*=\s*"
+               r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+')"),
     # A netrc entry's password, as `cat ~/.netrc` shows it: `wandb login` writes its API key there
     # (`machine api.wandb.ai login user password KEY`); the tokens are separated by spaces or new
     # lines, `login` and `account` may come between (netrc(5): GNU inetutils and curl read the same
