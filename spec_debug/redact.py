@@ -563,7 +563,8 @@ quoted (NAME=value masks it). Run where " or ", " else ", "||" or "??" is in the
 then on the lines that hold one right before a quote only (_OnLines: ` or "`, `?? '`): it starts
 with no literal, and over a whole text it cost as much as NAME=value."""
 
-_URL_SIGNATURE = re.compile(r"(?:[?&](?:amp;)?|\\u0026)(?:X-(?:Amz|Goog)-Signature|Signature|sig)=(?P<secret>[^\s\"'&#<>()\[\]{},;\\]+)")
+_URL_SIGNATURE = re.compile(r"(?:[?&](?:amp;)?|\\u0026|%(?:25)?(?:3[Ff]|26))(?:X-(?:Amz|Goog)-Signature|Signature|sig)(?:=|%(?:25)?3[Dd])"
+                            r"(?P<secret>(?:(?!%(?:25)?26)[^\s\"'&#<>()\[\]{},;\\])+)")
 """A pre-signed URL's signature, a query parameter: S3's SigV4 X-Amz-Signature and SigV2 Signature
 (docs.aws.amazon.com AmazonS3 "Authenticating Requests: Using Query Parameters"), GCS's
 X-Goog-Signature, an Azure SAS's sig (learn.microsoft.com, "Create a service SAS": the signature
@@ -573,7 +574,13 @@ next space, over the signature; now bounded, the signature is masked on its own.
 The "&" before it may be escaped: `&amp;` in HTML or XML, and `\\u0026` in the JSON a Go tool prints
 (pkg.go.dev/encoding/json, Marshal: "&" is escaped to "\\u0026" by HTMLEscape; `mc share download
 --json`): the URL is the same credential, and the signature stood in clear. A backslash ends it (a
-signature is hex, base64 or percent-encoded: the next `\\u0026` is no part of it)."""
+signature is hex, base64 or percent-encoded: the next `\\u0026` is no part of it).
+And the URL percent-encoded as another URL's parameter (`/login?next=https%3A%2F%2Fb.s3...%3F...
+%26X-Amz-Signature%3D...`, a download or redirect service's `?url=`; WHATWG URL's
+application/x-www-form-urlencoded serializer encodes "?", "&" and "=" as %3F, %26, %3D), or twice
+(%2526, %253D): its "?", "&" and "=" are encoded, which the pattern did not read, and the signature
+stood in clear. It ends at the next encoded "&" (a signature holds none: hex, or base64 whose "+",
+"/" and "=" are encoded otherwise)."""
 
 _FORM_FIELDS = _Scoped(r"(?-i:\s-d\s?|\s--data(?:-raw|-binary|-ascii)?\s|\bdata=)(?P<q>['\"])[^'\"\n]{0,4000}",
                        r"(?i)(?<=&)(?!" + _TOKENIZER_TOKENS + r"=)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD"
@@ -591,6 +598,8 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A pre-signed URL's signature (_URL_SIGNATURE).
     ("Signature=", _URL_SIGNATURE),
     ("sig=", _URL_SIGNATURE),
+    ("Signature%", _URL_SIGNATURE),
+    ("sig%", _URL_SIGNATURE),
     # A secret's default after a read of the environment (_ENV_FALLBACK).
     ("environ", _ENV_FALLBACK),
     ("getenv", _ENV_FALLBACK),
@@ -818,7 +827,9 @@ def _may_need_named(text: str) -> bool:
         return True
     # the clients of _TOOL_PATTERNS whose flag holds no "pass": mongosh -p, ldapsearch -w, smbclient
     # and net -U A%B, ssh-keygen -N, zip -P, 7z -pPASS, lftp -u A,B, useradd -p, openssl -k, keytool -new
+    # a pre-signed URL percent-encoded in another's query (_URL_SIGNATURE), with no "://" left in clear
     return ("secret" in low or "authorization" in low or "://" in low or "wandb" in low
+            or "sig" in low and ("signature%" in low or "sig%" in low)
             or "mongo" in low and " -p" in low or "ldap" in low and " -w" in low
             or "%" in low and ("smb" in low or "rpcclient" in low or "net " in low)
             or " -" in low and ("ssh-keygen" in low or "zip" in low and " -p" in low or "7z" in low and " -p" in low
