@@ -144,6 +144,15 @@ body's first field ends at its "&" only (a body has no fragment: `-d 'password=P
 masked to the closing quote, `-d 'token=abc&x=1'` lost the fields after the token. Elsewhere
 a value is _BARE_VALUE (an env file's `password: a&b` is one value)."""
 
+_NOT_A_LOGPROB = r"(?!\s*,\s*[\"']?(?:logprob[\"']?\s*[:=]|bytes[\"']?\s*[:=]\s*(?:\[|null\b|None\b)))"
+"""Not the token of a logprob entry, the next key its logprob or its bytes: an OpenAI-compatible
+server's `"logprobs": {"content": [{"token": "Hello", "logprob": -0.31, "bytes": [72, ...],
+"top_logprobs": [{"token": " Hi", ...}]}]}` (vLLM writes logprob then bytes, SGLang and the openai
+client's ChatCompletionTokenLogprob bytes then logprob, the client's repr `token='Hello',
+bytes=[72, ...]`): a token of the text generated, which a session that asks whether speculative
+decoding changed the output compares with and without the drafter. Masked, every token of the
+evidence read ***REDACTED***. After the value, so it costs a match only."""
+
 _KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER|PRIVATE)[_-]?KEY|MYSQL[_-]PWD|(?:GITHUB|GITLAB|GH)[_-]?PAT|PASSPHRASE"
 """A key named for signing or encrypting, a secret's name as the words below are (JWT_SIGNING_KEY,
 RAILS_MASTER_KEY: _SECRET_KEY_NAME); SECRET_KEY and SECRET_KEY_BASE are spelt after SECRET in them.
@@ -227,7 +236,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
     re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
-               + r"(?P<secret>\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + ")"),
+               + r"(?P<secret>\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + ")" + _NOT_A_LOGPROB),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
     # backslash after the name (the body was kept in clear). The escaped quotes stay around the mask.
@@ -972,10 +981,12 @@ def _redact_dict(d: dict) -> dict:
             if not may_hold_secret("\n".join(parts)):
                 return d.copy()
     out = {}
+    # a logprob entry's token (_NOT_A_LOGPROB): {"token": "Hello", "logprob": -0.31, "bytes": [...]}
+    logprob_entry = "logprob" in d
     for k, v in d.items():
         t = type(v)
         if t is str:
-            if v and isinstance(k, str) and is_secret_name(k):
+            if v and isinstance(k, str) and is_secret_name(k) and not (logprob_entry and k == "token"):
                 out[k] = MASK
             elif k in _CREDENTIAL_HEADERS and v.strip():
                 out[k] = _credential_masked(k, v)
