@@ -144,6 +144,16 @@ body's first field ends at its "&" only (a body has no fragment: `-d 'password=P
 masked to the closing quote, `-d 'token=abc&x=1'` lost the fields after the token. Elsewhere
 a value is _BARE_VALUE (an env file's `password: a&b` is one value)."""
 
+_LIST_ITEM = r"(?:'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"|[^\s,\[\]{}'\"]+)"
+_LIST_VALUE = r"\[\s*" + _LIST_ITEM + r"(?:\s*,\s*" + _LIST_ITEM + r"){0,63}\s*,?\s*\]"
+"""A list of secrets under a secret's name, whole: vLLM's `--api-key` takes several keys
+(vllm/entrypoints/openai/cli_args.py, FrontendArgs: `api_key: list[str] | None`), and the server logs
+its arguments at startup (vllm/entrypoints/utils.py, log_non_default_args: `non-default args:
+{..., 'api_key': ['sk-...', ...]}`); JSON writes `"api_key": ["k1", "k2"]`, a YAML config
+`api-key: [k1, k2]`. The value was read from its "[" to the first quote: the "[" masked, every key
+in clear. Items quoted, or bare as YAML's flow sequence writes them; masked with the brackets and
+the first item's quotes kept (_masked: the JSON stays parseable). An empty list holds no secret."""
+
 _NOT_A_LOGPROB = r"(?!\s*,\s*[\"']?(?:logprob[\"']?\s*[:=]|bytes[\"']?\s*[:=]\s*(?:\[|null\b|None\b)))"
 """Not the token of a logprob entry, the next key its logprob or its bytes: an OpenAI-compatible
 server's `"logprobs": {"content": [{"token": "Hello", "logprob": -0.31, "bytes": [72, ...],
@@ -236,7 +246,8 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
     re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
-               + r"(?P<secret>\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + ")" + _NOT_A_LOGPROB),
+               + r"(?P<secret>(?!\[\s*\](?:[\s,;)}\]]|\Z))(?:" + _LIST_VALUE + r"|\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + "))"
+               + _NOT_A_LOGPROB),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
     # backslash after the name (the body was kept in clear). The escaped quotes stay around the mask.
@@ -867,7 +878,12 @@ _SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|(?:auth|access|refresh)token|
 
 def _masked(value: str) -> str:
     """MASK, inside the value's own quotes (a redacted JSON or YAML line stays parseable)."""
-    return value[0] + MASK + value[0] if value[:1] in ("'", '"') and len(value) > 1 and value[-1] == value[0] else MASK
+    if value[:1] in ("'", '"') and len(value) > 1 and value[-1] == value[0]:
+        return value[0] + MASK + value[0]
+    if value[:1] == "[" and value[-1:] == "]":  # a list of secrets (_LIST_VALUE), in its first item's quotes
+        quote = value[1:].lstrip()[:1]
+        return "[" + quote + MASK + quote + "]" if quote in ("'", '"') else "[" + MASK + "]"
+    return MASK
 
 
 def _mask_secret(m: re.Match[str]) -> str:
@@ -957,6 +973,9 @@ def redact_value(value: Any, key: str | None = None) -> Any:
             return _credential_masked(key, value)
         return redact_text(value)
     if isinstance(value, list):
+        if key is not None and is_secret_name(key):
+            # a list of secrets (vLLM's api_key: ["k1", "k2"]): each string masked, as one alone is
+            return [MASK if type(v) is str and v != "" else redact_value(v) for v in value]
         return _redact_list(value)
     if isinstance(value, dict):
         return _redact_dict(value)
