@@ -111,14 +111,19 @@ _EXPANSION_DEFAULT = r":?[-=](?P<secret>\"(?!\$)[^\"}]+\"|'[^'}]+'|(?![$\"'])[^}
 ``-word``, ``=word``; POSIX XCU 2.6.2): quoted, or bare up to the brace; not a reference
 (``${X:-$OTHER}``), nor empty. The secret of the two expansion patterns below."""
 
-_BARE_VALUE = (r"(?:[^\s\"',;()\[\]]*(?:\[[^\s\"',;()\[\]]*\])+(?=[)}\]]*(?:[\s\"',;]|\Z))"
+_BARE_VALUE = (r"(?!\{(?:[\s\"']|\Z))(?:[^\s\"',;()\[\]]*(?:\[[^\s\"',;()\[\]]*\])+(?=[)}\]]*(?:[\s\"',;]|\Z))"
                r"|[^\s\"',;()]+?(?=[)}\]]*(?:[\s\"',;]|\Z))|[^\s\"',;]+?(?=[}\]]*(?:[\s\"',;]|\Z)))")
 """A value written bare, to the next space, quote, comma or semicolon; less the closing braces and
 brackets at its end, which close the mapping or list it stands in: `{hf_token: abc}` was masked
 `{hf_token: ***REDACTED***`, the mask eating the brace (one inside the value, `a}b`, is its own).
 So a closing parenthesis, where the value opens none: `login(token=abc)` and the failed check's
 `(..., facts.hf_token = None)` lost their ")" to the mask (`a(b)` is a value of its own).
-A "]" that closes a "[" the value opened is the value's: `token=d[0]` read `token=***REDACTED***]`."""
+A "]" that closes a "[" the value opened is the value's: `token=d[0]` read `token=***REDACTED***]`.
+Not the "{" that opens a mapping under a secret's name (`'accessToken': {'displayName': 'ci', 'role':
+'read'}`, what huggingface_hub's whoami() returns of the token a session logs in with, no secret in
+it): masked, the brace alone was the value, `'accessToken': ***REDACTED***'displayName': ...`, the
+dump no longer a mapping. Its keys are read on their own, as redact_value walks a dict under any
+key."""
 
 _FORM_BODY_START = r"(?-i:" + "|".join(rf"(?<={flag}{q})" for flag in (r"\s-d", r"\s-d\s", r"\s--data\s", r"\s--data-raw\s",
                                                                           r"\s--data-binary\s", r"\s--data-ascii\s", r"\bdata=")
