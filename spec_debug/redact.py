@@ -169,7 +169,7 @@ decoding changed the output compares with and without the drafter. Masked, every
 evidence read ***REDACTED***. After the value, so it costs a match only."""
 
 _KEY_SECRETS = (r"(?:SIGNING|ENCRYPTION|MASTER|PRIVATE)[_-]?KEY|MYSQL[_-]PWD|(?:GITHUB|GITLAB|GH)[_-]?PAT|PASSPHRASE"
-                r"|ACCOUNT[_-]?KEY|AZURE[_-]STORAGE[_-]KEY|SHARED[_-]?ACCESS[_-]?KEY")
+                r"|ACCOUNT[_-]?KEY|AZURE[_-]STORAGE[_-]KEY|SHARED[_-]?ACCESS[_-]?KEY|SECRET[_-]?ACCESS[_-]?KEY")
 """A key named for signing or encrypting, a secret's name as the words below are (JWT_SIGNING_KEY,
 RAILS_MASTER_KEY: _SECRET_KEY_NAME); SECRET_KEY and SECRET_KEY_BASE are spelt after SECRET in them.
 And MYSQL_PWD, the password the MySQL client reads from the environment (_CLIENT_PATTERNS), as a
@@ -185,7 +185,13 @@ And an Azure storage account's key, which reads and writes every blob of the acc
 CLI and azcopy read), a connection string's `AccountKey=...;` (`DefaultEndpointsProtocol=https;
 AccountName=x;AccountKey=...;EndpointSuffix=core.windows.net`, AZURE_STORAGE_CONNECTION_STRING),
 and Service Bus's `SharedAccessKey=`: as a session sets them to pull a checkpoint from blob storage;
-the key stood in clear, no token shape (88 characters of base64)."""
+the key stood in clear, no token shape (88 characters of base64).
+And AWS's secret key as its JSON names it, joined: `"SecretAccessKey": "..."` in what an EC2 GPU
+host's instance metadata returns for its role (`curl 169.254.169.254/latest/meta-data/iam/
+security-credentials/ROLE`: docs.aws.amazon.com, "Retrieve security credentials from instance
+metadata"), in `aws sts assume-role`'s and `get-session-token`'s "Credentials", and in `aws configure
+export-credentials`' output; `secretAccessKey` as the JS SDK spells it. ACCESS_KEY is read with a
+separator only (an `accessKey` is as often a key's id), so the secret stood beside its masked token."""
 
 _AUTH_SCHEMES = r"bearer|basic|token|dpop|negotiate|ntlm|apikey|api-key|key|privatetoken|gnap|ssws"
 """Authorization schemes whose credentials are one word (token68): RFC 6750 Bearer, RFC 7617
