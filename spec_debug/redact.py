@@ -159,6 +159,23 @@ its arguments at startup (vllm/entrypoints/utils.py, log_non_default_args: `non-
 in clear. Items quoted, or bare as YAML's flow sequence writes them; masked with the brackets and
 the first item's quotes kept (_masked: the JSON stays parseable). An empty list holds no secret."""
 
+_SPECIAL_TOKEN = r"<\|?/?[\w\u2581.:-]{1,64}\|?>"
+_SPECIAL_TOKEN_VALUE = r"(?![\"']?" + _SPECIAL_TOKEN + r"[\"']?(?:[\s,;)}\]]|\Z))"
+"""Not a special token of a tokenizer or a processor, whole: `"image_token": "<|image_pad|>"`,
+`"video_token": "<|video_pad|>"` (Qwen2-VL's processor), Gemma 3's `"boi_token": "<start_of_image>"`,
+a reasoning parser's `think_end_token = "</think>"`: a tokenizer_config.json or processor_config.json
+a session prints to compare the drafter's vocabulary with the target's. Their names end in "token"
+as a secret's do, and there are more of them than _TOKENIZER_TOKENS can list; the value says what
+it is, an angle-bracketed name no token is typed as. Under a name that ends in "token" only (a
+password may be typed so); for NAME=value, and redact_value reads it so too."""
+
+_is_special_token = re.compile(_SPECIAL_TOKEN).fullmatch
+
+
+def _special_token(key: str, value: str) -> bool:
+    """A special token's literal under a name that ends in "token" (_SPECIAL_TOKEN_VALUE)."""
+    return value[:1] == "<" and key.lower().rstrip("0123456789_-").endswith("token") and _is_special_token(value) is not None
+
 _NOT_A_LOGPROB = r"(?!\s*,\s*[\"']?(?:logprob[\"']?\s*[:=]|bytes[\"']?\s*[:=]\s*(?:\[|null\b|None\b)))"
 """Not the token of a logprob entry, the next key its logprob or its bytes: an OpenAI-compatible
 server's `"logprobs": {"content": [{"token": "Hello", "logprob": -0.31, "bytes": [72, ...],
@@ -263,8 +280,8 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # was masked from the ">" on (`token =***REDACTED*** 'abc'`), the secret kept.
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
-               + r"(?P<secret>(?!\[\s*\](?:[\s,;)}\]]|\Z))(?:" + _LIST_VALUE + r"|\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + "))"
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:(?P<token_name>TOKEN)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
+               + r"(?P<secret>(?!\[\s*\](?:[\s,;)}\]]|\Z))(?(token_name)" + _SPECIAL_TOKEN_VALUE + r")(?:" + _LIST_VALUE + r"|\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + "))"
                + _NOT_A_LOGPROB),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
@@ -986,7 +1003,7 @@ def _credential_masked(key: str, value: str) -> str:
 def redact_value(value: Any, key: str | None = None) -> Any:
     """Redact strings inside any JSON-like value; values under secret-looking keys entirely."""
     if isinstance(value, str):
-        if key is not None and value != "" and is_secret_name(key):
+        if key is not None and value != "" and is_secret_name(key) and not _special_token(key, value):
             return MASK
         if key in _CREDENTIAL_HEADERS and value.strip():
             return _credential_masked(key, value)
@@ -1024,7 +1041,8 @@ def _redact_dict(d: dict) -> dict:
     for k, v in d.items():
         t = type(v)
         if t is str:
-            if v and isinstance(k, str) and is_secret_name(k) and not (logprob_entry and k == "token"):
+            if v and isinstance(k, str) and is_secret_name(k) and not (logprob_entry and k == "token") \
+                    and not _special_token(k, v):
                 out[k] = MASK
             elif k in _CREDENTIAL_HEADERS and v.strip():
                 out[k] = _credential_masked(k, v)
