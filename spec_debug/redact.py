@@ -485,6 +485,11 @@ _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # prefix gitleaks' pypi-upload-token rule reads), as `twine upload -u __token__ -p ...`, `poetry
     # config pypi-token.pypi ...` or a `cat ~/.pypirc` print it, no secret's name before it.
     re.compile(r"(?P<secret>pypi-(?<=\bpypi-)AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,})"),
+    # A Google OAuth 2.0 access token: "ya29." and base64url (developers.google.com/identity/protocols/
+    # oauth2: access tokens; what `gcloud auth print-access-token` and `gcloud auth application-default
+    # print-access-token` print alone on a line, a session's way to reach a GCS bucket of checkpoints
+    # with curl), valid for an hour; no name or header says so where it is printed bare.
+    re.compile(r"(?P<secret>ya29\.(?<=\bya29\.)[A-Za-z0-9_-]{20,})"),
     # A PEM private key in base64 (_B64_PRIVATE_KEY).
     re.compile(r"(?P<secret>LS0tLS1CRUdJTi(?<=\bLS0tLS1CRUdJTi)(?:" + _B64_PRIVATE_KEY + r")[A-Za-z0-9+/]*"
                r"(?:(?:(?<=(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{76})|(?<=(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{64}))"
@@ -821,13 +826,13 @@ _GITHUB_LITERAL = re.compile(r"gh[pousr]_").search
 def _may_hold_token(text: str) -> bool:
     """A literal every token shape starts with, as written (those patterns are case-sensitive):
     hf_, sk-, glpat-, xox, nvapi-, AKIA, ASIA, AIza, ghp_, gho_, ghu_, ghs_, ghr_, github_pat_, eyJ (a JWT), tskey-,
-    pypi-AgE, LS0tLS1CRUdJTi (a PEM private key in base64).
+    pypi-AgE, LS0tLS1CRUdJTi (a PEM private key in base64), ya29. (a Google access token).
     github_pat_ has no "gh" in it: behind the "gh" test, a fine-grained token alone in a text
     (its 82 random characters hold no "gh" about 98 times in 100) was left unmasked."""
     return ("hf_" in text or "sk-" in text or "glpat-" in text or "xox" in text or "nvapi-" in text
             or _AWS_GOOGLE_LITERAL(text) is not None
             or "gh" in text and _GITHUB_LITERAL(text) is not None or "github_pat_" in text or "eyJ" in text
-            or "tskey-" in text or "pypi-AgE" in text or "LS0tLS1CRUdJTi" in text)
+            or "tskey-" in text or "pypi-AgE" in text or "LS0tLS1CRUdJTi" in text or "ya29." in text)
 
 
 _FOLDS_TO_ASCII = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a", "k"))
