@@ -654,6 +654,17 @@ the field runs to its "&" or the body's closing quote; what NAME=value masked is
 with the rest. Run inside a form body only (the scope), where "#" and "-d" or "data=" are in the
 text; first (_patterns_for), so that secret_spans keeps its whole field, not NAME=value's part."""
 
+_VLLM_KEY_WORD = r"(?![-\\<>|&;$])(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s'\"\\;|&<>]+)"
+_VLLM_API_KEYS = _Scoped(r"vllm(?<=\bvllm)(?:\s+serve\b|\.entrypoints\.openai\.api_server\b)(?:[^\n;|&\\]|\\\r?\n|\\.){0,4000}",
+                         r"\s--api[-_]key(?:=|\s+)(?![<>|&;`-]|\$\()(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s'\"]+)(?:[ \t]|\\\r?\n)+"
+                         r"(?P<secret>" + _VLLM_KEY_WORD + r"(?:(?:[ \t]|\\\r?\n)+" + _VLLM_KEY_WORD + r")*)")
+"""The keys after the first of vLLM's `--api-key` (`vllm serve MODEL --api-key k1 k2 --port 8000`):
+it takes several (vllm/entrypoints/openai/cli_args.py, FrontendArgs: `api_key: list[str] | None`,
+an argparse nargs "+": every word up to the next option is a key), and the flag pattern masked the
+first only, k2 in clear. In a vLLM command only (`vllm serve`, `python -m vllm.entrypoints.openai.
+api_server`), across its `\\` line continuations: elsewhere a word after a flag's value is the
+command's argument. The argv walk (_redact_list) reads a server's argv so."""
+
 _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A pre-signed URL's signature (_URL_SIGNATURE).
     ("Signature=", _URL_SIGNATURE),
@@ -706,6 +717,8 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # the instruction is written here; not a `$VAR` or `${ARG}` reference.
     ("ENV", _DOCKERFILE_LEGACY),
     ("ARG", _DOCKERFILE_LEGACY),
+    # vLLM's --api-key takes several keys (_VLLM_API_KEYS).
+    ("vllm", _VLLM_API_KEYS),
     # ssh-keygen -N new_passphrase, -P passphrase (ssh-keygen(1); `-p -P OLD -N NEW` changes it):
     # each of them in the command, `-N ''` (no passphrase) kept.
     ("ssh-keygen", _Scoped(r"ssh-keygen(?<=\bssh-keygen)\b" + _COMMAND_REST, r"\s-[NP]\s*" + _QUOTED_OR_BARE)),
@@ -1083,6 +1096,8 @@ _NO_SECRET_WORDS = frozenset(("True", "False", "null", "true", "false"))
 def _redact_list(items: list) -> list:
     out = []
     flag = False  # the word before was a secret's flag (--api-key)
+    vllm_keys = False  # ... and it was vLLM's --api-key, which takes several keys
+    more = False  # the words after its first key, up to the next option, are keys too (_VLLM_API_KEYS)
     for v in items:
         t = type(v)
         if t is dict:
@@ -1091,17 +1106,22 @@ def _redact_list(items: list) -> list:
             # not an empty value, a `$VAR` the shell fills in, the next flag, nor True/False/null
             if flag and v and v[0] != "$" and not v.startswith("--") and v not in _NO_SECRET_WORDS:
                 out.append(MASK)
+                more = vllm_keys
+            elif more and v and v[0] not in "-$":
+                out.append(MASK)
             else:
                 out.append(redact_text(v))
+                more = False
             # (the last letter first: the regex ran on every --flag of a long argv)
             flag = v.startswith("--") and v[-1] in "yYnNdDtTsSeE0123456789" and (
                 _SECRET_FLAG_WORD(v) is not None or _PASS_FLAG_WORD(v) is not None)
+            vllm_keys = flag and v in ("--api-key", "--api_key") and any(type(w) is str and "vllm" in w for w in items)
             continue
         elif t is int or t is float or t is bool or v is None:
             out.append(v)
         else:
             out.append(redact_value(v))
-        flag = False
+        flag = more = False
     return out
 
 
