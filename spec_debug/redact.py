@@ -490,6 +490,12 @@ _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # print-access-token` print alone on a line, a session's way to reach a GCS bucket of checkpoints
     # with curl), valid for an hour; no name or header says so where it is printed bare.
     re.compile(r"(?P<secret>ya29\.(?<=\bya29\.)[A-Za-z0-9_-]{20,})"),
+    # A registry pull secret's .dockerconfigjson, a docker config.json in base64 (`{"auths":` is
+    # "eyJhdXRocyI6"): `kubectl get secret ngc-pull -o yaml` prints it as the Secret's data
+    # (kubernetes.io, "Pull an Image from a Private Registry": `kubectl create secret docker-registry`),
+    # and inside it each registry's password and `auth` (base64 of user:password), the NGC key a
+    # vLLM or NIM image is pulled with. No dots, so the JWT shape does not read it; "eyJ" gates it.
+    re.compile(r"(?P<secret>eyJhdXRocyI6(?<=\beyJhdXRocyI6)[A-Za-z0-9+/]+={0,2})"),
     # A PEM private key in base64 (_B64_PRIVATE_KEY).
     re.compile(r"(?P<secret>LS0tLS1CRUdJTi(?<=\bLS0tLS1CRUdJTi)(?:" + _B64_PRIVATE_KEY + r")[A-Za-z0-9+/]*"
                r"(?:(?:(?<=(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{76})|(?<=(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{64}))"
