@@ -671,6 +671,13 @@ first only, k2 in clear. In a vLLM command only (`vllm serve`, `python -m vllm.e
 api_server`), across its `\\` line continuations: elsewhere a word after a flag's value is the
 command's argument. The argv walk (_redact_list) reads a server's argv so."""
 
+_DOCKER_AUTH = re.compile(r"\"auth\"\s*:\s*\"(?P<secret>[A-Za-z0-9+/]{4,}={0,2})\"")
+"""A registry's `auth` in a docker config (~/.docker/config.json, what `docker login` writes: base64
+of user:password; docs.docker.com, "docker login", credential stores: "the base64 encoding of
+username:password" when no helper is set), as `cat ~/.docker/config.json` prints it after a session
+logs in to nvcr.io with its NGC key. `auth` names no secret elsewhere (whoami's "auth": {...}), so
+read where the text holds the config's "auths" (_TOOL_PATTERNS)."""
+
 _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A pre-signed URL's signature (_URL_SIGNATURE).
     ("Signature=", _URL_SIGNATURE),
@@ -723,6 +730,8 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # the instruction is written here; not a `$VAR` or `${ARG}` reference.
     ("ENV", _DOCKERFILE_LEGACY),
     ("ARG", _DOCKERFILE_LEGACY),
+    # A docker config's registry auth (_DOCKER_AUTH).
+    ('"auths"', _DOCKER_AUTH),
     # vLLM's --api-key takes several keys (_VLLM_API_KEYS).
     ("vllm", _VLLM_API_KEYS),
     # ssh-keygen -N new_passphrase, -P passphrase (ssh-keygen(1); `-p -P OLD -N NEW` changes it):
@@ -907,7 +916,8 @@ def _may_need_named(text: str) -> bool:
     # the clients of _TOOL_PATTERNS whose flag holds no "pass": mongosh -p, ldapsearch -w, smbclient
     # and net -U A%B, ssh-keygen -N, zip -P, 7z -pPASS, lftp -u A,B, useradd -p, openssl -k, keytool -new
     # a pre-signed URL percent-encoded in another's query (_URL_SIGNATURE), with no "://" left in clear
-    return ("secret" in low or "authorization" in low or "://" in low or "wandb" in low
+    # (a docker config's "auths": _DOCKER_AUTH)
+    return ("secret" in low or "auth" in low and ("authorization" in low or '"auths"' in low) or "://" in low or "wandb" in low
             or "sig" in low and ("signature%" in low or "sig%" in low)
             or "mongo" in low and " -p" in low or "ldap" in low and " -w" in low
             or "%" in low and ("smb" in low or "rpcclient" in low or "net " in low)
@@ -1074,6 +1084,9 @@ def _redact_dict(d: dict) -> dict:
                 out[k] = redact_text(v)
         elif t is int or t is float or t is bool or v is None:
             out[k] = v
+        elif k == "auths" and t is dict:  # a docker config's registries, each auth a secret (_DOCKER_AUTH)
+            out[k] = {registry: _redact_dict({**entry, "auth": MASK}) if type(entry) is dict and entry.get("auth")
+                      else redact_value(entry, registry) for registry, entry in v.items()}
         else:
             out[k] = redact_value(v, k if isinstance(k, str) else None)
     return out
