@@ -6,6 +6,7 @@ odd private key; incident reports get pasted into channels. Redaction is on by d
 
 from __future__ import annotations
 
+import base64
 import re
 import uuid
 from contextlib import contextmanager
@@ -110,14 +111,19 @@ _EXPANSION_DEFAULT = r":?[-=](?P<secret>\"(?!\$)[^\"}]+\"|'[^'}]+'|(?![$\"'])[^}
 ``-word``, ``=word``; POSIX XCU 2.6.2): quoted, or bare up to the brace; not a reference
 (``${X:-$OTHER}``), nor empty. The secret of the two expansion patterns below."""
 
-_BARE_VALUE = (r"(?:[^\s\"',;()\[\]]*(?:\[[^\s\"',;()\[\]]*\])+(?=[)}\]]*(?:[\s\"',;]|\Z))"
+_BARE_VALUE = (r"(?!\{(?:[\s\"']|\Z))(?:[^\s\"',;()\[\]]*(?:\[[^\s\"',;()\[\]]*\])+(?=[)}\]]*(?:[\s\"',;]|\Z))"
                r"|[^\s\"',;()]+?(?=[)}\]]*(?:[\s\"',;]|\Z))|[^\s\"',;]+?(?=[}\]]*(?:[\s\"',;]|\Z)))")
 """A value written bare, to the next space, quote, comma or semicolon; less the closing braces and
 brackets at its end, which close the mapping or list it stands in: `{hf_token: abc}` was masked
 `{hf_token: ***REDACTED***`, the mask eating the brace (one inside the value, `a}b`, is its own).
 So a closing parenthesis, where the value opens none: `login(token=abc)` and the failed check's
 `(..., facts.hf_token = None)` lost their ")" to the mask (`a(b)` is a value of its own).
-A "]" that closes a "[" the value opened is the value's: `token=d[0]` read `token=***REDACTED***]`."""
+A "]" that closes a "[" the value opened is the value's: `token=d[0]` read `token=***REDACTED***]`.
+Not the "{" that opens a mapping under a secret's name (`'accessToken': {'displayName': 'ci', 'role':
+'read'}`, what huggingface_hub's whoami() returns of the token a session logs in with, no secret in
+it): masked, the brace alone was the value, `'accessToken': ***REDACTED***'displayName': ...`, the
+dump no longer a mapping. Its keys are read on their own, as redact_value walks a dict under any
+key."""
 
 _FORM_BODY_START = r"(?-i:" + "|".join(rf"(?<={flag}{q})" for flag in (r"\s-d", r"\s-d\s", r"\s--data\s", r"\s--data-raw\s",
                                                                           r"\s--data-binary\s", r"\s--data-ascii\s", r"\bdata=")
@@ -143,7 +149,44 @@ body's first field ends at its "&" only (a body has no fragment: `-d 'password=P
 masked to the closing quote, `-d 'token=abc&x=1'` lost the fields after the token. Elsewhere
 a value is _BARE_VALUE (an env file's `password: a&b` is one value)."""
 
-_KEY_SECRETS = r"(?:SIGNING|ENCRYPTION|MASTER|PRIVATE)[_-]?KEY|MYSQL[_-]PWD|(?:GITHUB|GITLAB|GH)[_-]?PAT|PASSPHRASE"
+_LIST_ITEM = r"(?:'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"|[^\s,\[\]{}'\"]+)"
+_LIST_VALUE = r"\[\s*" + _LIST_ITEM + r"(?:\s*,\s*" + _LIST_ITEM + r"){0,63}\s*,?\s*\]"
+"""A list of secrets under a secret's name, whole: vLLM's `--api-key` takes several keys
+(vllm/entrypoints/openai/cli_args.py, FrontendArgs: `api_key: list[str] | None`), and the server logs
+its arguments at startup (vllm/entrypoints/utils.py, log_non_default_args: `non-default args:
+{..., 'api_key': ['sk-...', ...]}`); JSON writes `"api_key": ["k1", "k2"]`, a YAML config
+`api-key: [k1, k2]`. The value was read from its "[" to the first quote: the "[" masked, every key
+in clear. Items quoted, or bare as YAML's flow sequence writes them; masked with the brackets and
+the first item's quotes kept (_masked: the JSON stays parseable). An empty list holds no secret."""
+
+_SPECIAL_TOKEN = r"<\|?/?[\w\u2581.:-]{1,64}\|?>"
+_SPECIAL_TOKEN_VALUE = r"(?![\"']?" + _SPECIAL_TOKEN + r"[\"']?(?:[\s,;)}\]]|\Z))"
+"""Not a special token of a tokenizer or a processor, whole: `"image_token": "<|image_pad|>"`,
+`"video_token": "<|video_pad|>"` (Qwen2-VL's processor), Gemma 3's `"boi_token": "<start_of_image>"`,
+a reasoning parser's `think_end_token = "</think>"`: a tokenizer_config.json or processor_config.json
+a session prints to compare the drafter's vocabulary with the target's. Their names end in "token"
+as a secret's do, and there are more of them than _TOKENIZER_TOKENS can list; the value says what
+it is, an angle-bracketed name no token is typed as. Under a name that ends in "token" only (a
+password may be typed so); for NAME=value, and redact_value reads it so too."""
+
+_is_special_token = re.compile(_SPECIAL_TOKEN).fullmatch
+
+
+def _special_token(key: str, value: str) -> bool:
+    """A special token's literal under a name that ends in "token" (_SPECIAL_TOKEN_VALUE)."""
+    return value[:1] == "<" and key.lower().rstrip("0123456789_-").endswith("token") and _is_special_token(value) is not None
+
+_NOT_A_LOGPROB = r"(?!\s*,\s*[\"']?(?:logprob[\"']?\s*[:=]|bytes[\"']?\s*[:=]\s*(?:\[|null\b|None\b)))"
+"""Not the token of a logprob entry, the next key its logprob or its bytes: an OpenAI-compatible
+server's `"logprobs": {"content": [{"token": "Hello", "logprob": -0.31, "bytes": [72, ...],
+"top_logprobs": [{"token": " Hi", ...}]}]}` (vLLM writes logprob then bytes, SGLang and the openai
+client's ChatCompletionTokenLogprob bytes then logprob, the client's repr `token='Hello',
+bytes=[72, ...]`): a token of the text generated, which a session that asks whether speculative
+decoding changed the output compares with and without the drafter. Masked, every token of the
+evidence read ***REDACTED***. After the value, so it costs a match only."""
+
+_KEY_SECRETS = (r"(?:SIGNING|ENCRYPTION|MASTER|PRIVATE)[_-]?KEY|MYSQL[_-]PWD|(?:GITHUB|GITLAB|GH)[_-]?PAT|PASSPHRASE"
+                r"|ACCOUNT[_-]?KEY|AZURE[_-]STORAGE[_-]KEY|SHARED[_-]?ACCESS[_-]?KEY|SECRET[_-]?ACCESS[_-]?KEY")
 """A key named for signing or encrypting, a secret's name as the words below are (JWT_SIGNING_KEY,
 RAILS_MASTER_KEY: _SECRET_KEY_NAME); SECRET_KEY and SECRET_KEY_BASE are spelt after SECRET in them.
 And MYSQL_PWD, the password the MySQL client reads from the environment (_CLIENT_PATTERNS), as a
@@ -153,7 +196,19 @@ A wallet's PRIVATE_KEY (`PRIVATE_KEY=0x` and 64 hex digits in a web3 `.env`; fou
 GITHUB_PAT/GITLAB_PAT/GH_PAT (a personal access token, the name R's gh and usethis read): is_secret_name
 named them, and the text kept `PRIVATE_KEY=0x...` and a classic 40-hex `GITHUB_PAT=...` whole (no
 shape of the token patterns; a bare 0x and 64 hex digits is as often a transaction's hash).
-And a PASSPHRASE (`SSH_KEY_PASSPHRASE=...`, `passphrase: ...`), a name is_secret_name masks."""
+And a PASSPHRASE (`SSH_KEY_PASSPHRASE=...`, `passphrase: ...`), a name is_secret_name masks.
+And an Azure storage account's key, which reads and writes every blob of the account (learn.microsoft.com,
+"Manage storage account access keys"): AZURE_STORAGE_KEY and AZURE_STORAGE_ACCOUNT_KEY (what the az
+CLI and azcopy read), a connection string's `AccountKey=...;` (`DefaultEndpointsProtocol=https;
+AccountName=x;AccountKey=...;EndpointSuffix=core.windows.net`, AZURE_STORAGE_CONNECTION_STRING),
+and Service Bus's `SharedAccessKey=`: as a session sets them to pull a checkpoint from blob storage;
+the key stood in clear, no token shape (88 characters of base64).
+And AWS's secret key as its JSON names it, joined: `"SecretAccessKey": "..."` in what an EC2 GPU
+host's instance metadata returns for its role (`curl 169.254.169.254/latest/meta-data/iam/
+security-credentials/ROLE`: docs.aws.amazon.com, "Retrieve security credentials from instance
+metadata"), in `aws sts assume-role`'s and `get-session-token`'s "Credentials", and in `aws configure
+export-credentials`' output; `secretAccessKey` as the JS SDK spells it. ACCESS_KEY is read with a
+separator only (an `accessKey` is as often a key's id), so the secret stood beside its masked token."""
 
 _AUTH_SCHEMES = r"bearer|basic|token|dpop|negotiate|ntlm|apikey|api-key|key|privatetoken|gnap|ssws"
 """Authorization schemes whose credentials are one word (token68): RFC 6750 Bearer, RFC 7617
@@ -200,7 +255,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # mask from the `:` on (`${HF_TOKEN:***REDACTED***`, also on an empty default), and left
     # `--api-key ${KEY:-sekrit}` whole.
     re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*[=:]\s*\"?"
-               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?[= ]+\"?)"
+               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?|account[-_]key)(?:[-_]?\d{1,3})?[= ]+\"?)"
                r"\$\{[A-Z_][A-Z0-9_]{0,64}" + _EXPANSION_DEFAULT),
     re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET(?:_KEY(?:_BASE)?)?|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|" + _KEY_SECRETS.replace("[_-]", "_") + r")(?:_?\d{1,3})?"
                + _EXPANSION_DEFAULT),
@@ -225,8 +280,9 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # was masked from the ">" on (`token =***REDACTED*** 'abc'`), the secret kept.
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
-               + r"(?P<secret>\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + ")"),
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:(?P<token_name>TOKEN)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
+               + r"(?P<secret>(?!\[\s*\](?:[\s,;)}\]]|\Z))(?(token_name)" + _SPECIAL_TOKEN_VALUE + r")(?:" + _LIST_VALUE + r"|\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + "))"
+               + _NOT_A_LOGPROB),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
     # backslash after the name (the body was kept in clear). The escaped quotes stay around the mask.
@@ -255,7 +311,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # value), as the argv walk (_redact_list) reads it: masked, the evidence lost `--port`.
     # Nor is a redirection or another shell operator: `gh auth login --with-token < mytoken.txt`
     # (a flag that reads the token from standard input) read `--with-token ***REDACTED*** mytoken.txt`.
-    re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?|private[-_]key(?=(?:[-_]?\d{1,3})?[= ]+[\"']?(?:0x)?[0-9a-f]{32,}\b))"
+    re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?|account[-_]key|private[-_]key(?=(?:[-_]?\d{1,3})?[= ]+[\"']?(?:0x)?[0-9a-f]{32,}\b))"
                r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
@@ -314,6 +370,12 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # check_api_key); after the command's flags, `--host URL` with its value (wandb/cli/cli.py, login).
     # The prefix stays: it says which server the key is for.
     re.compile(r"wandb(?<=\bwandb)\s+login(?:\s+(?:--host[= ]\S+|--?(?!host(?![\w-]))\w[\w-]*))*\s+(?:[\w-]*-)?(?P<secret>\w{40,})(?![\w.-])"),
+    # And its Python call, `wandb.login(key="...")` (wandb/sdk/wandb_login.py, login: "key: The API
+    # key to use"), as a notebook or a training script an agent writes calls it: `key` is no secret's
+    # name to NAME=value (a sort key, a dict's key), so the key stood in clear. A string literal
+    # only: `key=os.environ[...]` or `key=args.key` reads it from elsewhere.
+    re.compile(r"wandb(?<=\bwandb)\.login\((?:[^()\n]|\([^()\n]*\)){0,500}?(?<![\w.])key\s*=\s*"
+               r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+')"),
     # A netrc entry's password, as `cat ~/.netrc` shows it: `wandb login` writes its API key there
     # (`machine api.wandb.ai login user password KEY`); the tokens are separated by spaces or new
     # lines, `login` and `account` may come between (netrc(5): GNU inetutils and curl read the same
@@ -372,6 +434,20 @@ whose next word is the command's own argument. A number is masked, as after `--p
 a password of digits as often. Run with _PASS_NAME, where _PASS_WORD finds "-pass"; literal first
 (the "--", then what stands before it), so re finds it by a fast scan."""
 
+_B64_PRIVATE_KEY = "|".join(base64.b64encode(f"-----BEGIN {kind}PRIVATE KEY-----".encode())[14:(len(kind) + 27) // 3 * 4].decode()
+                            for kind in ("", "RSA ", "EC ", "DSA ", "OPENSSH ", "ENCRYPTED "))
+"""A PEM private key encoded once more in base64, as a kubeconfig holds its client's key
+(`client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0t...`: kubernetes.io, "Organizing Cluster
+Access Using kubeconfig Files", the key's PEM "base64 encoded"; `kubectl config view --raw`, `cat
+~/.kube/config`) and a TLS Secret its `tls.key` (`kubectl get secret -o yaml`), or `base64 -w0
+key.pem` prints it: no PEM marker to read, the key whole in clear. Known by its first bytes, the
+BEGIN marker of a private key of each kind the PEM pattern reads ("-----BEGIN " is 11 bytes: the
+marker encodes the same at the start of every such text), after the "LS0tLS1CRUdJTi" of "-----BEGIN"
+(the pattern's literal start); the rest of the encoded text, and its next lines when wrapped: after
+a line of 76 (`base64`) or 64 (`openssl base64`) characters only, so that a word on the line after
+a key on one line (`done`) stays. A certificate's (`client-certificate-data`, `tls.crt`: "-----BEGIN CERTIFICATE-----")
+is public and stays."""
+
 _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # Well-known token shapes anywhere in text: Hugging Face (hf_), OpenAI and Anthropic (sk-),
     # GitHub classic and fine-grained (github.blog 2021-04-05 "Behind GitHub's new authentication
@@ -409,6 +485,21 @@ _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     # prefix gitleaks' pypi-upload-token rule reads), as `twine upload -u __token__ -p ...`, `poetry
     # config pypi-token.pypi ...` or a `cat ~/.pypirc` print it, no secret's name before it.
     re.compile(r"(?P<secret>pypi-(?<=\bpypi-)AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,})"),
+    # A Google OAuth 2.0 access token: "ya29." and base64url (developers.google.com/identity/protocols/
+    # oauth2: access tokens; what `gcloud auth print-access-token` and `gcloud auth application-default
+    # print-access-token` print alone on a line, a session's way to reach a GCS bucket of checkpoints
+    # with curl), valid for an hour; no name or header says so where it is printed bare.
+    re.compile(r"(?P<secret>ya29\.(?<=\bya29\.)[A-Za-z0-9_-]{20,})"),
+    # A registry pull secret's .dockerconfigjson, a docker config.json in base64 (`{"auths":` is
+    # "eyJhdXRocyI6"): `kubectl get secret ngc-pull -o yaml` prints it as the Secret's data
+    # (kubernetes.io, "Pull an Image from a Private Registry": `kubectl create secret docker-registry`),
+    # and inside it each registry's password and `auth` (base64 of user:password), the NGC key a
+    # vLLM or NIM image is pulled with. No dots, so the JWT shape does not read it; "eyJ" gates it.
+    re.compile(r"(?P<secret>eyJhdXRocyI6(?<=\beyJhdXRocyI6)[A-Za-z0-9+/]+={0,2})"),
+    # A PEM private key in base64 (_B64_PRIVATE_KEY).
+    re.compile(r"(?P<secret>LS0tLS1CRUdJTi(?<=\bLS0tLS1CRUdJTi)(?:" + _B64_PRIVATE_KEY + r")[A-Za-z0-9+/]*"
+               r"(?:(?:(?<=(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{76})|(?<=(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{64}))"
+               r"\r?\n[A-Za-z0-9+/]{1,76}(?![^\r\n=]))*={0,2})"),
 ]
 
 _CLIENT_PATTERNS: list[re.Pattern[str]] = [
@@ -538,7 +629,8 @@ quoted (NAME=value masks it). Run where " or ", " else ", "||" or "??" is in the
 then on the lines that hold one right before a quote only (_OnLines: ` or "`, `?? '`): it starts
 with no literal, and over a whole text it cost as much as NAME=value."""
 
-_URL_SIGNATURE = re.compile(r"(?:[?&](?:amp;)?|\\u0026)(?:X-(?:Amz|Goog)-Signature|Signature|sig)=(?P<secret>[^\s\"'&#<>()\[\]{},;\\]+)")
+_URL_SIGNATURE = re.compile(r"(?:[?&](?:amp;)?|\\u0026|%(?:25)?(?:3[Ff]|26))(?:X-(?:Amz|Goog)-Signature|Signature|sig)(?:=|%(?:25)?3[Dd])"
+                            r"(?P<secret>(?:(?!%(?:25)?26)[^\s\"'&#<>()\[\]{},;\\])+)")
 """A pre-signed URL's signature, a query parameter: S3's SigV4 X-Amz-Signature and SigV2 Signature
 (docs.aws.amazon.com AmazonS3 "Authenticating Requests: Using Query Parameters"), GCS's
 X-Goog-Signature, an Azure SAS's sig (learn.microsoft.com, "Create a service SAS": the signature
@@ -548,7 +640,13 @@ next space, over the signature; now bounded, the signature is masked on its own.
 The "&" before it may be escaped: `&amp;` in HTML or XML, and `\\u0026` in the JSON a Go tool prints
 (pkg.go.dev/encoding/json, Marshal: "&" is escaped to "\\u0026" by HTMLEscape; `mc share download
 --json`): the URL is the same credential, and the signature stood in clear. A backslash ends it (a
-signature is hex, base64 or percent-encoded: the next `\\u0026` is no part of it)."""
+signature is hex, base64 or percent-encoded: the next `\\u0026` is no part of it).
+And the URL percent-encoded as another URL's parameter (`/login?next=https%3A%2F%2Fb.s3...%3F...
+%26X-Amz-Signature%3D...`, a download or redirect service's `?url=`; WHATWG URL's
+application/x-www-form-urlencoded serializer encodes "?", "&" and "=" as %3F, %26, %3D), or twice
+(%2526, %253D): its "?", "&" and "=" are encoded, which the pattern did not read, and the signature
+stood in clear. It ends at the next encoded "&" (a signature holds none: hex, or base64 whose "+",
+"/" and "=" are encoded otherwise)."""
 
 _FORM_FIELDS = _Scoped(r"(?-i:\s-d\s?|\s--data(?:-raw|-binary|-ascii)?\s|\bdata=)(?P<q>['\"])[^'\"\n]{0,4000}",
                        r"(?i)(?<=&)(?!" + _TOKENIZER_TOKENS + r"=)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD"
@@ -562,10 +660,30 @@ the field runs to its "&" or the body's closing quote; what NAME=value masked is
 with the rest. Run inside a form body only (the scope), where "#" and "-d" or "data=" are in the
 text; first (_patterns_for), so that secret_spans keeps its whole field, not NAME=value's part."""
 
+_VLLM_KEY_WORD = r"(?![-\\<>|&;$])(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s'\"\\;|&<>]+)"
+_VLLM_API_KEYS = _Scoped(r"vllm(?<=\bvllm)(?:\s+serve\b|\.entrypoints\.openai\.api_server\b)(?:[^\n;|&\\]|\\\r?\n|\\.){0,4000}",
+                         r"\s--api[-_]key(?:=|\s+)(?![<>|&;`-]|\$\()(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s'\"]+)(?:[ \t]|\\\r?\n)+"
+                         r"(?P<secret>" + _VLLM_KEY_WORD + r"(?:(?:[ \t]|\\\r?\n)+" + _VLLM_KEY_WORD + r")*)")
+"""The keys after the first of vLLM's `--api-key` (`vllm serve MODEL --api-key k1 k2 --port 8000`):
+it takes several (vllm/entrypoints/openai/cli_args.py, FrontendArgs: `api_key: list[str] | None`,
+an argparse nargs "+": every word up to the next option is a key), and the flag pattern masked the
+first only, k2 in clear. In a vLLM command only (`vllm serve`, `python -m vllm.entrypoints.openai.
+api_server`), across its `\\` line continuations: elsewhere a word after a flag's value is the
+command's argument. The argv walk (_redact_list) reads a server's argv so."""
+
+_DOCKER_AUTH = re.compile(r"\"auth\"\s*:\s*\"(?P<secret>[A-Za-z0-9+/]{4,}={0,2})\"")
+"""A registry's `auth` in a docker config (~/.docker/config.json, what `docker login` writes: base64
+of user:password; docs.docker.com, "docker login", credential stores: "the base64 encoding of
+username:password" when no helper is set), as `cat ~/.docker/config.json` prints it after a session
+logs in to nvcr.io with its NGC key. `auth` names no secret elsewhere (whoami's "auth": {...}), so
+read where the text holds the config's "auths" (_TOOL_PATTERNS)."""
+
 _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A pre-signed URL's signature (_URL_SIGNATURE).
     ("Signature=", _URL_SIGNATURE),
     ("sig=", _URL_SIGNATURE),
+    ("Signature%", _URL_SIGNATURE),
+    ("sig%", _URL_SIGNATURE),
     # A secret's default after a read of the environment (_ENV_FALLBACK).
     ("environ", _ENV_FALLBACK),
     ("getenv", _ENV_FALLBACK),
@@ -612,6 +730,10 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # the instruction is written here; not a `$VAR` or `${ARG}` reference.
     ("ENV", _DOCKERFILE_LEGACY),
     ("ARG", _DOCKERFILE_LEGACY),
+    # A docker config's registry auth (_DOCKER_AUTH).
+    ('"auths"', _DOCKER_AUTH),
+    # vLLM's --api-key takes several keys (_VLLM_API_KEYS).
+    ("vllm", _VLLM_API_KEYS),
     # ssh-keygen -N new_passphrase, -P passphrase (ssh-keygen(1); `-p -P OLD -N NEW` changes it):
     # each of them in the command, `-N ''` (no passphrase) kept.
     ("ssh-keygen", _Scoped(r"ssh-keygen(?<=\bssh-keygen)\b" + _COMMAND_REST, r"\s-[NP]\s*" + _QUOTED_OR_BARE)),
@@ -732,13 +854,13 @@ _GITHUB_LITERAL = re.compile(r"gh[pousr]_").search
 def _may_hold_token(text: str) -> bool:
     """A literal every token shape starts with, as written (those patterns are case-sensitive):
     hf_, sk-, glpat-, xox, nvapi-, AKIA, ASIA, AIza, ghp_, gho_, ghu_, ghs_, ghr_, github_pat_, eyJ (a JWT), tskey-,
-    pypi-AgE.
+    pypi-AgE, LS0tLS1CRUdJTi (a PEM private key in base64), ya29. (a Google access token).
     github_pat_ has no "gh" in it: behind the "gh" test, a fine-grained token alone in a text
     (its 82 random characters hold no "gh" about 98 times in 100) was left unmasked."""
     return ("hf_" in text or "sk-" in text or "glpat-" in text or "xox" in text or "nvapi-" in text
             or _AWS_GOOGLE_LITERAL(text) is not None
             or "gh" in text and _GITHUB_LITERAL(text) is not None or "github_pat_" in text or "eyJ" in text
-            or "tskey-" in text or "pypi-AgE" in text)
+            or "tskey-" in text or "pypi-AgE" in text or "LS0tLS1CRUdJTi" in text or "ya29." in text)
 
 
 _FOLDS_TO_ASCII = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a", "k"))
@@ -793,7 +915,10 @@ def _may_need_named(text: str) -> bool:
         return True
     # the clients of _TOOL_PATTERNS whose flag holds no "pass": mongosh -p, ldapsearch -w, smbclient
     # and net -U A%B, ssh-keygen -N, zip -P, 7z -pPASS, lftp -u A,B, useradd -p, openssl -k, keytool -new
-    return ("secret" in low or "authorization" in low or "://" in low or "wandb" in low
+    # a pre-signed URL percent-encoded in another's query (_URL_SIGNATURE), with no "://" left in clear
+    # (a docker config's "auths": _DOCKER_AUTH)
+    return ("secret" in low or "auth" in low and ("authorization" in low or '"auths"' in low) or "://" in low or "wandb" in low
+            or "sig" in low and ("signature%" in low or "sig%" in low)
             or "mongo" in low and " -p" in low or "ldap" in low and " -w" in low
             or "%" in low and ("smb" in low or "rpcclient" in low or "net " in low)
             or " -" in low and ("ssh-keygen" in low or "zip" in low and " -p" in low or "7z" in low and " -p" in low
@@ -816,13 +941,19 @@ def _may_need_named(text: str) -> bool:
 # A token named joined, as the flag patterns read `--authtoken`: ngrok's `authtoken` (its
 # agent config's key, ngrok.yml `authtoken: ...`; NGROK_AUTHTOKEN), `accesstoken`, `refreshtoken`.
 _SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|(?:auth|access|refresh)token|secret|password|passwd|pass|passphrase|api[_-]?key|access[_-]?key|private[_-]?key"
-                              r"|(?:secret|signing|encryption|master)[_-]?key(?:[_-]base)?|mysql_?pwd|(?:github|gitlab|gh)_?pat)"
+                              r"|(?:secret|signing|encryption|master)[_-]?key(?:[_-]base)?|mysql_?pwd|(?:github|gitlab|gh)_?pat"
+                              r"|account[_-]?key|azure[_-]storage[_-]key)"
                               r"(?:[_-]?\d{1,3})?$")
 
 
 def _masked(value: str) -> str:
     """MASK, inside the value's own quotes (a redacted JSON or YAML line stays parseable)."""
-    return value[0] + MASK + value[0] if value[:1] in ("'", '"') and len(value) > 1 and value[-1] == value[0] else MASK
+    if value[:1] in ("'", '"') and len(value) > 1 and value[-1] == value[0]:
+        return value[0] + MASK + value[0]
+    if value[:1] == "[" and value[-1:] == "]":  # a list of secrets (_LIST_VALUE), in its first item's quotes
+        quote = value[1:].lstrip()[:1]
+        return "[" + quote + MASK + quote + "]" if quote in ("'", '"') else "[" + MASK + "]"
+    return MASK
 
 
 def _mask_secret(m: re.Match[str]) -> str:
@@ -906,12 +1037,15 @@ def _credential_masked(key: str, value: str) -> str:
 def redact_value(value: Any, key: str | None = None) -> Any:
     """Redact strings inside any JSON-like value; values under secret-looking keys entirely."""
     if isinstance(value, str):
-        if key is not None and value != "" and is_secret_name(key):
+        if key is not None and value != "" and is_secret_name(key) and not _special_token(key, value):
             return MASK
         if key in _CREDENTIAL_HEADERS and value.strip():
             return _credential_masked(key, value)
         return redact_text(value)
     if isinstance(value, list):
+        if key is not None and is_secret_name(key):
+            # a list of secrets (vLLM's api_key: ["k1", "k2"]): each string masked, as one alone is
+            return [MASK if type(v) is str and v != "" else redact_value(v) for v in value]
         return _redact_list(value)
     if isinstance(value, dict):
         return _redact_dict(value)
@@ -936,10 +1070,13 @@ def _redact_dict(d: dict) -> dict:
             if not may_hold_secret("\n".join(parts)):
                 return d.copy()
     out = {}
+    # a logprob entry's token (_NOT_A_LOGPROB): {"token": "Hello", "logprob": -0.31, "bytes": [...]}
+    logprob_entry = "logprob" in d
     for k, v in d.items():
         t = type(v)
         if t is str:
-            if v and isinstance(k, str) and is_secret_name(k):
+            if v and isinstance(k, str) and is_secret_name(k) and not (logprob_entry and k == "token") \
+                    and not _special_token(k, v):
                 out[k] = MASK
             elif k in _CREDENTIAL_HEADERS and v.strip():
                 out[k] = _credential_masked(k, v)
@@ -947,6 +1084,9 @@ def _redact_dict(d: dict) -> dict:
                 out[k] = redact_text(v)
         elif t is int or t is float or t is bool or v is None:
             out[k] = v
+        elif k == "auths" and t is dict:  # a docker config's registries, each auth a secret (_DOCKER_AUTH)
+            out[k] = {registry: _redact_dict({**entry, "auth": MASK}) if type(entry) is dict and entry.get("auth")
+                      else redact_value(entry, registry) for registry, entry in v.items()}
         else:
             out[k] = redact_value(v, k if isinstance(k, str) else None)
     return out
@@ -961,7 +1101,7 @@ def _any_secret_key(keys: tuple) -> bool:
 # from /proc/PID/cmdline, in the launch facts): the text pattern reads `--api-key VALUE` in one
 # string, and each word alone is no secret.
 _SECRET_FLAG_WORD = re.compile(r"(?i)--(?!" + _TOKENIZER_TOKENS + r"\Z)(?:[a-z0-9_-]{0,64}[-_])?"
-                               r"(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?)(?:[-_]?\d{1,3})?").fullmatch
+                               r"(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?|account[-_]key)(?:[-_]?\d{1,3})?").fullmatch
 
 _PASS_FLAG_WORD = re.compile(r"(?i)--(?!ask[-_])(?:[A-Z0-9][A-Z0-9_-]{0,63}?[-_])?(?!(?:" + _NOT_A_PASSWORD + r"|no)[-_]pass\b)"
                              r"[A-Z0-9]{1,32}[-_]pass(?:[-_]?\d{1,3})?").fullmatch
@@ -975,6 +1115,8 @@ _NO_SECRET_WORDS = frozenset(("True", "False", "null", "true", "false"))
 def _redact_list(items: list) -> list:
     out = []
     flag = False  # the word before was a secret's flag (--api-key)
+    vllm_keys = False  # ... and it was vLLM's --api-key, which takes several keys
+    more = False  # the words after its first key, up to the next option, are keys too (_VLLM_API_KEYS)
     for v in items:
         t = type(v)
         if t is dict:
@@ -983,17 +1125,22 @@ def _redact_list(items: list) -> list:
             # not an empty value, a `$VAR` the shell fills in, the next flag, nor True/False/null
             if flag and v and v[0] != "$" and not v.startswith("--") and v not in _NO_SECRET_WORDS:
                 out.append(MASK)
+                more = vllm_keys
+            elif more and v and v[0] not in "-$":
+                out.append(MASK)
             else:
                 out.append(redact_text(v))
+                more = False
             # (the last letter first: the regex ran on every --flag of a long argv)
             flag = v.startswith("--") and v[-1] in "yYnNdDtTsSeE0123456789" and (
                 _SECRET_FLAG_WORD(v) is not None or _PASS_FLAG_WORD(v) is not None)
+            vllm_keys = flag and v in ("--api-key", "--api_key") and any(type(w) is str and "vllm" in w for w in items)
             continue
         elif t is int or t is float or t is bool or v is None:
             out.append(v)
         else:
             out.append(redact_value(v))
-        flag = False
+        flag = more = False
     return out
 
 
