@@ -460,10 +460,26 @@ def _note_variables(argv: tuple[str, ...], variables: dict[str, str | None]) -> 
         if len(argv) >= 3 and argv[2] == "in":
             variables[argv[1]] = argv[3] if len(argv) == 4 else None
         return
+    if (argv[0] == "export" and "-n" in argv) or (argv[0] == "declare" and "+x" in argv):
+        # `export -n DOCKER_HOST`, `declare +x DOCKER_HOST`: no longer exported (bash(1), SHELL
+        # BUILTIN COMMANDS, export: "-n ... the export property is removed from each name"). The
+        # shell still expands it, but docker no longer sees it: its next `docker ps` is the
+        # local daemon's again, as after `unset` (was still gpu07's)
+        for word in argv[1:]:
+            name, _, value = word.partition("=")
+            if not word.startswith(("-", "+")) and name in _CHILD_ONLY:
+                kept = value or variables.pop(name, None)
+                variables.pop(name, None)
+                if kept:  # kept for an `export DOCKER_HOST` that exports it again
+                    variables[name + _NOT_EXPORTED] = kept
+        return
     for word in argv[1:] if argv[0] in ("export", "declare", "local", "readonly") else argv:
         if _ASSIGNMENT.match(word):
             name, _, value = word.partition("=")
             variables[name] = value
+            variables.pop(name + _NOT_EXPORTED, None)
+        elif argv[0] == "export" and word in _CHILD_ONLY and word + _NOT_EXPORTED in variables:
+            variables[word] = variables.pop(word + _NOT_EXPORTED)  # `export DOCKER_HOST` again
         elif not word.startswith("-"):
             return
 
@@ -913,6 +929,12 @@ def daemon_login(daemon: str) -> tuple[str | None, str, int | None] | None:
     return (None, host, None) if host not in _LOOPBACK else None
 
 
+_CHILD_ONLY = frozenset({"DOCKER_HOST", "CONTAINER_HOST", "DOCKER_CONTEXT"})
+"""Variables read from the environment of the program a command starts (docker's, podman's), never
+expanded on a command line: an un-exported one names no daemon."""
+_NOT_EXPORTED = " (not exported)"
+"""The key suffix under which :func:`_note_variables` keeps the value of one of :data:`_CHILD_ONLY`
+that ``export -n`` took out of the environment."""
 _DAEMON_VARIABLES = {"docker": "DOCKER_HOST", "podman": "CONTAINER_HOST"}
 """The variable that names the daemon a CLI reaches when no option does: ``DOCKER_HOST=ssh://me@gpu07
 docker ps`` (docs.docker.com, engine/security/protect-access, "Use SSH to protect the Docker daemon
