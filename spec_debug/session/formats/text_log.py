@@ -1554,6 +1554,22 @@ def _prompt_dir(m: re.Match) -> str | None:
 _TRACED_EXIT = re.compile(r"(?:^|\n)\+ exit (\d{1,3})[ \t]*\Z")
 
 
+_NOT_PROSE = re.compile(r"[|&;<>$`\"\\=(){}\[\]*/]|(?:^|\s)-|'(?![a-z])|(?<![A-Za-z])'")
+"""What a shell command holds and a line of prose seldom does: its operators, quotes, options, paths."""
+
+
+def _remark(text: str) -> bool:
+    """``text``, after a line's ``# ``, is a remark in words, not a command at a root shell's bare
+    prompt: ``now on the gpu box, check the server``, ``results on gpu07: accept length stuck near
+    1``, ``why is the draft idle?``. A word ending in "," or ":" before the last one, or a
+    question, and none of a command's operators, quotes, options or paths (``ls /models``,
+    ``python3 -c '...'`` stay commands)."""
+    words = text.split()
+    if len(words) < 3 or _NOT_PROSE.search(text):
+        return False
+    return any(word[-1] in ",:" for word in words[:-1]) or text.rstrip().endswith(("?", "...", "\u2026"))
+
+
 def _traced_exit(output: str) -> int | None:
     """The status a traced script ended with: its output's last line is bash's trace of a
     top-level ``exit N`` (``bash -x run.sh``, ``set -x``: PS4's ``+ ``, one ``+`` per level, so a
@@ -2629,7 +2645,7 @@ class _State:
                 yield from self._command(line[len(_AIDER_RUNNING):], lineno, None, new_message=True)
                 return
             if line[:2] == "# " and (line[2:3].islower() or line[2:3] in "./~") and not self.markdown \
-                    and not self.numbered and not self.aider \
+                    and not self.numbered and not self.aider and not _remark(line[2:]) \
                     and self.logins.in_opened_shell(self.body if self.kind == "tool_result" else []):
                 # A root shell's bare prompt (dash's default PS1 "# " as root: dash(1), PS1; the `sh`
                 # of many images, `docker exec -it c sh`), in a shell the log opened and before any
@@ -2639,7 +2655,10 @@ class _State:
                 return
             heading = _HEADING.match(line)
             if heading and not self.numbered:
-                self.markdown = True
+                # a writer's remark between a terminal's commands (`# now on gpu07, checking the
+                # server`) says nothing of Markdown: a root shell's bare `# cmd` later in the log is
+                # still a command (was read as a heading, its `exit` lost with it)
+                self.markdown = self.markdown or not (self.calls and line[2:3].islower() and _remark(line[2:]))
                 # the output the heading ends says whether a shell opened (`docker exec -it nope sh`:
                 # "Error response from daemon"), as a prompt after it would (_command)
                 self.logins.settle(self.body if self.kind == "tool_result" else [])
