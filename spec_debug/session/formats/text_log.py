@@ -130,7 +130,8 @@ and ``root@gpu-node-7 /tmp/rec (git)-[main]- # `` (zsh 5.9, ``PROMPT='%n@%m %~${
 
 
 _USER_PROMPT = re.compile(
-    r"^(?:\[\d{1,2}:\d\d(?::\d\d)?\][ \t]?)?"  # the time a PS1 of '[\t] \u@\h:\w\$ ' shows (bash(1), PROMPTING)
+    r"^(?:\[\d{1,2}:\d\d(?::\d\d)?\][ \t]?"  # the time a PS1 of '[\t] \u@\h:\w\$ ' shows (bash(1), PROMPTING)
+    r"|\d{1,2}:\d\d(?::\d\d)?(?: [AP]M)?[ \t])?"  # or bare: '\t \u@\h:\w\$ ' (10:01:02), '\A' (10:01), '\@' (10:01 AM)
     r"(?:\([\w.-]+\)\s+)*"  # virtualenv or conda prefixes: (base), (ml-env) (base)
     + _STATUS +
     r"(?:\[(?:\d{1,2}:\d\d(?::\d\d)?[ \t])?"  # PS1='[\t \u@\h \W]\$ ': [14:02:11 root@gpu-3 ~]# (bash(1), PROMPTING)
