@@ -891,6 +891,25 @@ def _left_at_eof(body: list[str]) -> bool:
     return len(body) >= 2 and body[-1].strip() in ("logout", "exit") and _prompt(body[-2] + " x") is not None
 
 
+def _shells_left(rows: list[str]) -> tuple[int, bool]:
+    """How many shells ``rows`` (an output's last rows) end by leaving at Ctrl-D, one after another
+    (:func:`_left_at_eof`: an empty prompt, then "exit" or "logout"; a ``bash`` typed in an ssh
+    login, then the login), and whether ssh's "Connection to gpu07 closed." follows the last
+    (openssh-portable clientloop.c, at its default LogLevel INFO): (0, False) where they end
+    otherwise."""
+    end = len(rows)
+    closed = bool(end) and "Connection to " in rows[-1] and " closed" in rows[-1]
+    end -= closed
+    left = 0
+    while end - 2 * left >= 2 and _left_at_eof(rows[end - 2 * left - 2:end - 2 * left]):
+        left += 1
+    return (left, closed) if left else (0, False)
+
+
+_MAX_SHELLS_LEFT = 4
+"""Shells left one after another that an output's end is looked at for (:func:`_shells_left`)."""
+
+
 def _zsh_reading(first: str) -> bool:
     """Whether ``first``, a row with a paste-on, is zsh's prompt still reading a line: zsh writes
     the paste-on after its prompt and the paste-off after the typed line, on the same row, so a
@@ -1731,12 +1750,15 @@ class _State:
             yield from self._listed()
         text = self._body_text()
         kind = self.kind
-        if kind == "tool_result" and text.endswith(("exit", "logout")) and not self.numbered \
-                and _left_at_eof(rows := text.rsplit("\n", 2)):
-            # Ctrl-D at the prompt after the output: the prompt and bash's word as it leaves are
-            # the shell's, no line of the command's (an `echo $?` typed last read "1", the prompt
-            # and "exit": no status)
-            text = rows[0].rstrip("\n") if len(rows) == 3 else ""
+        if kind == "tool_result" and text.endswith(("exit", "logout", " closed.")) and not self.numbered:
+            rows = text.rsplit("\n", 2 * _MAX_SHELLS_LEFT + 1)
+            left, closed = _shells_left(rows)
+            if left:
+                # Ctrl-D at the prompt after the output: the prompt and bash's word as it leaves are
+                # the shell's, no line of the command's (an `echo $?` typed last read "1", the prompt
+                # and "exit": no status); so are those of the shells left after it (Ctrl-D again at
+                # the ssh login's prompt) and ssh's "Connection to gpu07 closed."
+                text = "\n".join(rows[:len(rows) - 2 * left - closed]).rstrip("\n")
         if self.unsequenced:
             self.unsequenced = False
             if kind == "text" and all(_FENCE.fullmatch(row.strip()) for row in text.split("\n") if row.strip()):
@@ -1809,7 +1831,10 @@ class _State:
         shell's prompt is not that: Logins.prompt_shown)."""
         shape, self.prompt_shape = self.prompt_shape, None
         if self.logins.stack and self.kind == "tool_result" and _left_at_eof(self.body):
-            self.logins.ran("exit", None)  # Ctrl-D at the login's prompt: as `exit` typed there
+            # Ctrl-D at the login's prompt: as `exit` typed there, once for each shell so left (ssh's
+            # "Connection to gpu07 closed." after them: Logins.settle leaves the login)
+            for _ in range(_shells_left(self.body[-2 * _MAX_SHELLS_LEFT:])[0]):
+                self.logins.ran("exit", None)
         self.logins.settle(self.body if self.kind == "tool_result" else [])
         if not bare_root:
             self.logins.prompt_shown()
