@@ -110,7 +110,9 @@ class Logins:
                 del self.containers[:-_MAX_DEPTH]
                 del self.root_prompt[:-_MAX_DEPTH]
                 del self.shown[:-_MAX_DEPTH - 1]
-                self.awaiting = (entry[0], self.pending_from) if entry[1] and entry[0] else None
+                # (a container's prompt names the container, no name of the login's host)
+                self.awaiting = (entry[0], self.pending_from) if entry[1] and entry[0] and self.containers[-1] is None \
+                    else None
                 self.greeted = any(line.startswith(_GREETINGS) for line in head)
         elif self.stack and not self.exited and any(_closed(line) for line in head):
             while self.stack and not self._pop()[1]:
@@ -209,6 +211,13 @@ class Logins:
             self.pending_container = None
             user = shell.parse_target(command).user if host is not None else None
             self.pending_root = user is None or user == "root" or "$" in user  # `ssh ubuntu@gpu07`: a `$` prompt
+            if host is None and program == "ssh" and (inside := _container_login(command, self.variables.get(
+                    self.where(shown)))) is not None:
+                # `ssh -t gpu07 docker exec -it sglang bash`: the shell the next lines are typed in is
+                # the container's, on gpu07 (was none: the container's id its prompt shows was read
+                # as a host, `root@3f2a1b9c8d7e`), left by its `exit` or by ssh's "Connection closed"
+                self.pending, (host, self.pending_container) = (inside[0], True), inside
+                self.pending_root = True
         elif (program in _SUBSHELL_PROGRAMS or "=" in first or program == "env") and _opens_subshell(command):
             self.pending = (self.where(shown), False)
             self.pending_root = True
@@ -305,6 +314,20 @@ def _ssh_opens_no_shell(words: list[str]) -> bool:
             if letter in _NO_SHELL_FLAGS:
                 return True
     return False
+
+
+def _container_login(command: str, variables: dict[str, str | None] | None) -> tuple[str, str] | None:
+    """(host, container) of an ssh whose remote command opens a shell in a container there:
+    ``ssh -t gpu07 docker exec -it sglang bash``, ``ssh -t gpu07 'kubectl exec -it pod -- bash'``
+    (:func:`_opens_subshell` of the remote command); None for any other command."""
+    words = shell.split_words(command)
+    if any(w in _CONTROL for w in words) or _ssh_opens_no_shell(words):
+        return None
+    remote = shell.ssh_words(words[1:]).remote
+    if not remote or not _opens_subshell(remote):
+        return None
+    target = shell.target_with(command, variables) if variables else shell.parse_target(command)
+    return (target.host, target.container) if target.host is not None and target.container is not None else None
 
 
 def _opens_remote_shell(inner: str) -> bool:
