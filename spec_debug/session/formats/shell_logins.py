@@ -337,7 +337,8 @@ def _opens_remote_shell(inner: str) -> bool:
     return waits_at_terminal(inner) in ("shell", "multiplexer")
 
 
-_SUBSHELL_PROGRAMS = frozenset({"sudo", "su", "bash", "zsh", "sh", "dash", "docker", "podman", "kubectl"})
+_SUBSHELL_PROGRAMS = frozenset({"sudo", "su", "bash", "zsh", "sh", "dash", "docker", "podman", "kubectl",
+                                "docker-compose", "podman-compose"})
 """Programs that may open a shell on the same machine (:func:`_opens_subshell`); ``dash`` is the
 ``sh`` of Debian and Ubuntu, opened by name (``PS1="# " dash -i``)."""
 _SHELLS = frozenset({"bash", "zsh", "sh", "fish", "/bin/bash", "/bin/sh", "/bin/zsh"})
@@ -374,6 +375,11 @@ def _opens_subshell(command: str) -> bool:
         if not words:
             return False
     program, args = words[0].rsplit("/", 1)[-1], words[1:]
+    if program in ("docker-compose", "podman-compose") or (program in ("docker", "podman") and args[:1] == ["compose"]):
+        # `docker compose exec sglang bash`: compose's exec gives the shell a terminal unless told
+        # not to, with no -it (docker/compose cmd/compose/exec.go: -T/--no-TTY, "By default
+        # 'docker compose exec' allocates a TTY"); was no shell, its commands read as the host's
+        return "exec" in args and bool(args) and args[-1] in _SHELLS and "-T" not in args and "--no-TTY" not in args
     if program not in ("docker", "podman", "kubectl"):
         return waits_at_terminal(command) == "shell"
     # docker|podman exec -it CONTAINER SHELL, kubectl exec -it POD -- SHELL; docker|podman run -it IMAGE SHELL
