@@ -1416,6 +1416,15 @@ def _exec_command(argv: list[str]) -> str:
     if len(argv) >= 3 and argv[0].rsplit("/", 1)[-1] in _SHELLS and argv[1].startswith("-") \
             and not argv[1].startswith("--") and "c" in argv[1]:
         return argv[2]
+    if ">" in argv or "<" in argv:
+        # `docker exec sglang nvidia-smi > out.txt 2>&1`: the redirections are the local shell's,
+        # as an ssh's are (:func:`_before_redirection`): the container runs `nvidia-smi` (was
+        # "nvidia-smi '>' out.txt", a `>` quoted into an argument that distill wrote into a step);
+        # an input one stays as it was typed (`docker exec -i c bash < check.sh`: a local script)
+        argv = _before_redirection(argv)
+        if argv[-1:] == ["&"]:  # `&>`: split_words cut it in two
+            argv = argv[:-1]
+        return " ".join(word if word == "<" else _requote(word) for word in argv)
     return " ".join(map(_requote, argv))
 
 
