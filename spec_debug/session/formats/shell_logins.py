@@ -220,7 +220,8 @@ class Logins:
                 self.pending_root = True
         elif (program in _SUBSHELL_PROGRAMS or "=" in first or program == "env") and _opens_subshell(command):
             self.pending = (self.where(shown), False)
-            self.pending_root = program not in ("newgrp", "salloc")  # (the user's own shell, no root's)
+            # (the user's own shell, no root's)
+            self.pending_root = program not in ("newgrp", "salloc", "apptainer", "singularity")
             # a container's shell (docker/podman/kubectl exec), or one opened in the container's
             self.pending_container = self.container()
             if "=" in first:  # `CUDA_VISIBLE_DEVICES=1 bash`, `DOCKER_HOST=ssh://… docker exec -it …`
@@ -228,7 +229,7 @@ class Logins:
                 program = words[_past_assignments(words)].rsplit("/", 1)[-1]
             elif program == "env":
                 program = "sh"  # `env CUDA_VISIBLE_DEVICES=1 bash`: a shell, no container's (_opens_subshell)
-            if program not in ("sudo", "su", "bash", "zsh", "sh", "dash", "newgrp", "salloc"):
+            if program not in ("sudo", "su", "bash", "zsh", "sh", "dash", "newgrp", "salloc", "apptainer", "singularity"):
                 run = _run_container(_cli_words(shell.split_words(command)))
                 # `docker -H ssh://… run -it IMAGE bash`, `docker --context gpu07 run …`: the
                 # container runs where the same CLI's exec would reach, the daemon's host
@@ -338,7 +339,8 @@ def _opens_remote_shell(inner: str) -> bool:
 
 
 _SUBSHELL_PROGRAMS = frozenset({"sudo", "su", "bash", "zsh", "sh", "dash", "docker", "podman", "kubectl",
-                                "docker-compose", "podman-compose", "newgrp", "salloc"})
+                                "docker-compose", "podman-compose", "newgrp", "salloc", "apptainer",
+                                "singularity"})
 """Programs that may open a shell on the same machine (:func:`_opens_subshell`); ``dash`` is the
 ``sh`` of Debian and Ubuntu, opened by name (``PS1="# " dash -i``)."""
 _SHELLS = frozenset({"bash", "zsh", "sh", "fish", "/bin/bash", "/bin/sh", "/bin/zsh"})
@@ -381,6 +383,10 @@ def _opens_subshell(command: str) -> bool:
         # started"); was none, so that `exit` left the ssh login and the later commands were not
         # the GPU host's
         return True
+    if program in ("apptainer", "singularity"):
+        # `apptainer shell --nv sglang.sif`: a shell in the image, its prompt "Apptainer> "
+        # (apptainer docs, "Shell": the image's shell until `exit`), on the machine it was typed on
+        return next((w for w in args if w[:1] != "-"), None) == "shell"
     if program == "salloc":
         # `salloc -N1 --gres=gpu:1` with no command runs the user's shell once it holds the
         # allocation, and `exit` there gives the allocation back ("salloc: Relinquishing job

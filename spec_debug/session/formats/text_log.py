@@ -144,9 +144,12 @@ _USER_PROMPT = re.compile(
     # the git branch, the status (_FISH_STATUS), the job's own after a `not` (_FISH_STATUS)
     r"|[\w.-]+@(?P<walters_host>[\w.-]+)(?::[~/]\S*)?>)"  # zsh's walters theme: me@gpu01:~/sglang>
     r"\s+(?P<command>.+)$")
-_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$])\s+(?P<command>.+)$")
+_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$]|Apptainer>|Singularity>)"
+                            r"\s+(?P<command>.+)$")
 """``$ cmd``; PowerShell's ``PS C:\\Users\\me> cmd``; bash's own default prompt ``\\s-\\v\\$``,
-``bash-5.1# cmd`` (bash(1), PROMPTING), which a container shell without a profile shows."""
+``bash-5.1# cmd`` (bash(1), PROMPTING), which a container shell without a profile shows; the
+prompt of ``apptainer shell`` (``Apptainer> cmd``, ``Singularity> `` before Apptainer 1.0: the
+PS1 the image's ``/.singularity.d/env/99-base.sh`` sets when none is set)."""
 _CMD_PROMPT = re.compile(r'^(?:\([\w.-]+\)\s+)*[A-Za-z]:\\[^<>:"|?*\n]*>(?P<command>\S.*)$')
 """cmd.exe's prompt, ``$P$G``: the drive and folder, then ``>`` and the command with no space between
 (``C:\\Users\\me>ssh gpu01 nvidia-smi``; cmd's ``prompt /?``). No ``:`` after the drive's, so a
