@@ -984,6 +984,8 @@ def with_daemon_host(command: str, target: Target, variables: dict[str, str | No
 # ``--ansi``, ``--parallel``); ``docker-compose`` is the v1 program, still on many GPU hosts.
 _COMPOSE_ARG_OPTS = frozenset({"-f", "--file", "-p", "--project-name", "--env-file", "--profile",
                                "--project-directory", "--ansi", "--parallel", "--progress"})
+COMPOSE_ARG_OPTS = _COMPOSE_ARG_OPTS
+"""(for formats.shell_logins, which reads ``docker compose [-f FILE] run`` as a shell opened)"""
 _COMPOSE_EXEC_ARG_OPTS = _DOCKER_ARG_OPTS | {"--index"}
 
 

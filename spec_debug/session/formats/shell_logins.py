@@ -397,7 +397,9 @@ def _opens_subshell(command: str) -> bool:
         # `docker compose exec sglang bash`: compose's exec gives the shell a terminal unless told
         # not to, with no -it (docker/compose cmd/compose/exec.go: -T/--no-TTY, "By default
         # 'docker compose exec' allocates a TTY"); was no shell, its commands read as the host's
-        return "exec" in args and bool(args) and args[-1] in _SHELLS and "-T" not in args and "--no-TTY" not in args
+        # (`docker compose run --rm sglang bash` alike: a new container of the service, with a TTY)
+        return ("exec" in args or "run" in args) and bool(args) and args[-1] in _SHELLS and "-T" not in args \
+            and "--no-TTY" not in args
     if program not in ("docker", "podman", "kubectl"):
         return waits_at_terminal(command) == "shell"
     # docker|podman exec -it CONTAINER SHELL, kubectl exec -it POD -- SHELL; docker|podman run -it IMAGE SHELL
@@ -451,7 +453,13 @@ def _run_container(words: list[str]) -> str | None:
     """The container ``docker run -it ... IMAGE bash`` (:func:`_opens_subshell`, its words by
     :func:`_cli_words`) starts: ``docker:NAME`` for ``--name NAME``, else :data:`_UNNAMED`; None
     for any other command."""
-    if "run" not in words[1:2]:
+    if words[1:2] == ["compose"]:  # `docker compose [-f FILE] run --rm sglang bash`
+        at = 2
+        while at < len(words) and words[at][:1] == "-":
+            at += 2 if words[at] in shell.COMPOSE_ARG_OPTS else 1
+        if words[at:at + 1] != ["run"]:
+            return None
+    elif "run" not in words[1:2]:
         return None
     for i, word in enumerate(words):
         if word == "--name" and i + 1 < len(words):
