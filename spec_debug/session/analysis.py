@@ -1725,8 +1725,8 @@ class _SessionState:
             # `docker run|logs|ps …` after `export DOCKER_HOST=ssh://gpu08`, or through a context
             # the log created (`docker --context gpu08 logs …`): the daemon's host ran it
             target = docker_contexts.run_on_context_host(command, shell.with_daemon_host(command, target, known), known)
-        if "=" in command or "for " in command or "unset " in command:
-            shell.note_variables(command, known)
+        if "=" in command or "for " in command or "unset " in command or "export " in command or "+x" in command:
+            shell.note_variables(command, known)  # (`export -n DOCKER_HOST`, `declare +x …`: no "=")
         if "context " in command:
             docker_contexts.note_contexts(command, known)
         if "pipefail" in command or "FAIL" in command or "_fail" in command:  # zsh: setopt PIPE_FAIL

@@ -239,13 +239,16 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             if target is not None and target.host is None and variables and not _names_daemon(argv):
                 target = _daemon_host(target, prog, variables)
         elif prog in ("docker", "podman", "nerdctl") and len(argv) > 1 and \
-                (argv[1] in _ON_DAEMON or (argv[1][:1] == "-" and not _ON_DAEMON.isdisjoint(argv[2:]))):
+                (argv[1] in _ON_DAEMON or (argv[1][:1] == "-" and (not _ON_DAEMON.isdisjoint(argv[2:])
+                                                                    or "compose" in argv[2:]))):
             target = _run_elsewhere(prog, argv[1:], variables)
-        elif (prog in ("docker", "podman") and len(argv) > 3 and argv[1] == "compose") or \
-                (prog in ("docker-compose", "podman-compose") and len(argv) > 2):
+        elif (prog in ("docker", "podman") and len(argv) > 2 and argv[1] == "compose") or \
+                (prog in ("docker-compose", "podman-compose") and len(argv) > 1):
             target = _compose_exec(argv[2:] if argv[1] == "compose" else argv[1:], _depth)
             if target is not None and variables:  # compose reaches the daemon DOCKER_HOST names too
                 target = _daemon_host(target, prog.partition("-")[0], variables)
+            elif target is None and variables:  # `DOCKER_HOST=ssh://gpu07 docker compose up -d`
+                target = _compose_elsewhere(prog, argv, variables)
         elif prog == "tsh" and len(argv) > 2 and argv[1] in ("ssh", "scp"):
             target = _tsh_ssh(argv[2:], _depth) if argv[1] == "ssh" else _scp(argv[2:])
         elif prog in ("kubectl", "oc") and "exec" in argv[1:]:
@@ -457,10 +460,26 @@ def _note_variables(argv: tuple[str, ...], variables: dict[str, str | None]) -> 
         if len(argv) >= 3 and argv[2] == "in":
             variables[argv[1]] = argv[3] if len(argv) == 4 else None
         return
+    if (argv[0] == "export" and "-n" in argv) or (argv[0] == "declare" and "+x" in argv):
+        # `export -n DOCKER_HOST`, `declare +x DOCKER_HOST`: no longer exported (bash(1), SHELL
+        # BUILTIN COMMANDS, export: "-n ... the export property is removed from each name"). The
+        # shell still expands it, but docker no longer sees it: its next `docker ps` is the
+        # local daemon's again, as after `unset` (was still gpu07's)
+        for word in argv[1:]:
+            name, _, value = word.partition("=")
+            if not word.startswith(("-", "+")) and name in _CHILD_ONLY:
+                kept = value or variables.pop(name, None)
+                variables.pop(name, None)
+                if kept:  # kept for an `export DOCKER_HOST` that exports it again
+                    variables[name + _NOT_EXPORTED] = kept
+        return
     for word in argv[1:] if argv[0] in ("export", "declare", "local", "readonly") else argv:
         if _ASSIGNMENT.match(word):
             name, _, value = word.partition("=")
             variables[name] = value
+            variables.pop(name + _NOT_EXPORTED, None)
+        elif argv[0] == "export" and word in _CHILD_ONLY and word + _NOT_EXPORTED in variables:
+            variables[word] = variables.pop(word + _NOT_EXPORTED)  # `export DOCKER_HOST` again
         elif not word.startswith("-"):
             return
 
@@ -792,9 +811,12 @@ def _docker_elsewhere(args: list[str], depth: int) -> Target | None:
         if flag in ("-H", "--host", "--url") and value.startswith(("ssh://", "tcp://")):
             daemon = value
         i += 1
-    if i >= len(args) or args[i] != "exec":
+    if i < len(args) and args[i] == "compose":  # `docker -H ssh://gpu07 compose exec sglang CMD`
+        target = _compose_exec(args[i + 1:], depth)
+    elif i < len(args) and args[i] == "exec":
+        target = _docker(args[i + 1:], depth)
+    else:
         return None
-    target = _docker(args[i + 1:], depth)
     login = daemon_login(daemon) if target is not None and daemon is not None else None
     return target if login is None else replace(target, user=login[0], host=login[1], port=login[2])
 
@@ -828,12 +850,47 @@ def _run_elsewhere(prog: str, args: list[str], variables: dict[str, str | None])
     return Target(host=login[1], user=login[0], port=login[2], inner=shlex.join([prog] + args[i:]))
 
 
+def _compose_elsewhere(prog: str, argv: list[str], variables: dict[str, str | None]) -> Target | None:
+    """``DOCKER_HOST=ssh://gpu07 docker compose up -d`` (or ``docker-compose``, the v1 program,
+    which reads the variable alike): the daemon that runs the project's containers is gpu07's, so
+    the command ran there, as ``docker -H ssh://gpu07 compose up -d`` (:func:`_run_elsewhere`)."""
+    if not _compose_on_daemon(argv, 2 if argv[1] == "compose" else 1):
+        return None
+    daemon = variables.get(_DAEMON_VARIABLES.get(prog.partition("-")[0], ""))
+    login = daemon_login(daemon) if daemon else None
+    if login is None:
+        return None
+    return Target(host=login[1], user=login[0], port=login[2], inner=shlex.join(argv))
+
+
 def on_daemon(words: list[str], i: int) -> bool:
     """Whether ``words[i]``, the subcommand after a docker/podman CLI's own options, does its work
     on the daemon (:data:`_ON_DAEMON`): ``logs``, ``ps``, ``container ls``; not ``cp``, ``container
     cp``, ``version``."""
+    if i < len(words) and words[i] == "compose":
+        return _compose_on_daemon(words, i + 1)
     return i < len(words) and words[i] in _ON_DAEMON and \
         (words[i] not in _MANAGEMENT or (i + 1 < len(words) and words[i + 1] not in _LOCAL_FILES))
+
+
+def _compose_on_daemon(words: list[str], i: int) -> bool:
+    """Whether the compose subcommand after compose's own options, from ``words[i]`` on, does its
+    work on the daemon (:data:`_COMPOSE_ON_DAEMON`): ``up``, ``ps``, ``logs``; not ``config``."""
+    while i < len(words) and words[i].startswith("-"):
+        i += 2 if words[i] in _COMPOSE_ARG_OPTS else 1
+    return i < len(words) and words[i] in _COMPOSE_ON_DAEMON
+
+
+_COMPOSE_ON_DAEMON = frozenset({"up", "down", "ps", "logs", "restart", "start", "stop", "kill", "top", "stats",
+                                "pull", "push", "rm", "create", "pause", "unpause", "run", "events", "images",
+                                "port", "ls", "wait", "attach", "scale"})
+"""Compose's subcommands whose work (and output) is the daemon's: its containers started,
+stopped, listed, their logs and processes (docker/compose cmd/compose: up.go, ps.go, logs.go,
+...); compose reaches the daemon the docker CLI's options and ``DOCKER_HOST`` name, as any docker
+command (docker/compose cmd/compose/compose.go builds its client with the CLI's own). Not
+``config``, ``convert``, ``version`` (this machine's files, the client), ``cp``, ``build`` or
+``export`` (a local build context, local files: as the one-word forms, :data:`_LOCAL_FILES`),
+``watch`` (it syncs this machine's files)."""
 
 
 _MANAGEMENT = frozenset({"container", "image", "system", "volume", "network"})
@@ -872,6 +929,12 @@ def daemon_login(daemon: str) -> tuple[str | None, str, int | None] | None:
     return (None, host, None) if host not in _LOOPBACK else None
 
 
+_CHILD_ONLY = frozenset({"DOCKER_HOST", "CONTAINER_HOST", "DOCKER_CONTEXT"})
+"""Variables read from the environment of the program a command starts (docker's, podman's), never
+expanded on a command line: an un-exported one names no daemon."""
+_NOT_EXPORTED = " (not exported)"
+"""The key suffix under which :func:`_note_variables` keeps the value of one of :data:`_CHILD_ONLY`
+that ``export -n`` took out of the environment."""
 _DAEMON_VARIABLES = {"docker": "DOCKER_HOST", "podman": "CONTAINER_HOST"}
 """The variable that names the daemon a CLI reaches when no option does: ``DOCKER_HOST=ssh://me@gpu07
 docker ps`` (docs.docker.com, engine/security/protect-access, "Use SSH to protect the Docker daemon
@@ -921,6 +984,8 @@ def with_daemon_host(command: str, target: Target, variables: dict[str, str | No
 # ``--ansi``, ``--parallel``); ``docker-compose`` is the v1 program, still on many GPU hosts.
 _COMPOSE_ARG_OPTS = frozenset({"-f", "--file", "-p", "--project-name", "--env-file", "--profile",
                                "--project-directory", "--ansi", "--parallel", "--progress"})
+COMPOSE_ARG_OPTS = _COMPOSE_ARG_OPTS
+"""(for formats.shell_logins, which reads ``docker compose [-f FILE] run`` as a shell opened)"""
 _COMPOSE_EXEC_ARG_OPTS = _DOCKER_ARG_OPTS | {"--index"}
 
 
@@ -1353,6 +1418,15 @@ def _exec_command(argv: list[str]) -> str:
     if len(argv) >= 3 and argv[0].rsplit("/", 1)[-1] in _SHELLS and argv[1].startswith("-") \
             and not argv[1].startswith("--") and "c" in argv[1]:
         return argv[2]
+    if ">" in argv or "<" in argv:
+        # `docker exec sglang nvidia-smi > out.txt 2>&1`: the redirections are the local shell's,
+        # as an ssh's are (:func:`_before_redirection`): the container runs `nvidia-smi` (was
+        # "nvidia-smi '>' out.txt", a `>` quoted into an argument that distill wrote into a step);
+        # an input one stays as it was typed (`docker exec -i c bash < check.sh`: a local script)
+        argv = _before_redirection(argv)
+        if argv[-1:] == ["&"]:  # `&>`: split_words cut it in two
+            argv = argv[:-1]
+        return " ".join(word if word == "<" else _requote(word) for word in argv)
     return " ".join(map(_requote, argv))
 
 

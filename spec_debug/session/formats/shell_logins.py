@@ -110,7 +110,9 @@ class Logins:
                 del self.containers[:-_MAX_DEPTH]
                 del self.root_prompt[:-_MAX_DEPTH]
                 del self.shown[:-_MAX_DEPTH - 1]
-                self.awaiting = (entry[0], self.pending_from) if entry[1] and entry[0] else None
+                # (a container's prompt names the container, no name of the login's host)
+                self.awaiting = (entry[0], self.pending_from) if entry[1] and entry[0] and self.containers[-1] is None \
+                    else None
                 self.greeted = any(line.startswith(_GREETINGS) for line in head)
         elif self.stack and not self.exited and any(_closed(line) for line in head):
             while self.stack and not self._pop()[1]:
@@ -209,9 +211,17 @@ class Logins:
             self.pending_container = None
             user = shell.parse_target(command).user if host is not None else None
             self.pending_root = user is None or user == "root" or "$" in user  # `ssh ubuntu@gpu07`: a `$` prompt
+            if host is None and program == "ssh" and (inside := _container_login(command, self.variables.get(
+                    self.where(shown)))) is not None:
+                # `ssh -t gpu07 docker exec -it sglang bash`: the shell the next lines are typed in is
+                # the container's, on gpu07 (was none: the container's id its prompt shows was read
+                # as a host, `root@3f2a1b9c8d7e`), left by its `exit` or by ssh's "Connection closed"
+                self.pending, (host, self.pending_container) = (inside[0], True), inside
+                self.pending_root = True
         elif (program in _SUBSHELL_PROGRAMS or "=" in first or program == "env") and _opens_subshell(command):
             self.pending = (self.where(shown), False)
-            self.pending_root = True
+            # (the user's own shell, no root's)
+            self.pending_root = program not in ("newgrp", "salloc", "apptainer", "singularity")
             # a container's shell (docker/podman/kubectl exec), or one opened in the container's
             self.pending_container = self.container()
             if "=" in first:  # `CUDA_VISIBLE_DEVICES=1 bash`, `DOCKER_HOST=ssh://… docker exec -it …`
@@ -219,7 +229,7 @@ class Logins:
                 program = words[_past_assignments(words)].rsplit("/", 1)[-1]
             elif program == "env":
                 program = "sh"  # `env CUDA_VISIBLE_DEVICES=1 bash`: a shell, no container's (_opens_subshell)
-            if program not in ("sudo", "su", "bash", "zsh", "sh", "dash"):
+            if program not in ("sudo", "su", "bash", "zsh", "sh", "dash", "newgrp", "salloc", "apptainer", "singularity"):
                 run = _run_container(_cli_words(shell.split_words(command)))
                 # `docker -H ssh://… run -it IMAGE bash`, `docker --context gpu07 run …`: the
                 # container runs where the same CLI's exec would reach, the daemon's host
@@ -307,6 +317,20 @@ def _ssh_opens_no_shell(words: list[str]) -> bool:
     return False
 
 
+def _container_login(command: str, variables: dict[str, str | None] | None) -> tuple[str, str] | None:
+    """(host, container) of an ssh whose remote command opens a shell in a container there:
+    ``ssh -t gpu07 docker exec -it sglang bash``, ``ssh -t gpu07 'kubectl exec -it pod -- bash'``
+    (:func:`_opens_subshell` of the remote command); None for any other command."""
+    words = shell.split_words(command)
+    if any(w in _CONTROL for w in words) or _ssh_opens_no_shell(words):
+        return None
+    remote = shell.ssh_words(words[1:]).remote
+    if not remote or not _opens_subshell(remote):
+        return None
+    target = shell.target_with(command, variables) if variables else shell.parse_target(command)
+    return (target.host, target.container) if target.host is not None and target.container is not None else None
+
+
 def _opens_remote_shell(inner: str) -> bool:
     """The remote command ``ssh -t gpu02 ...`` runs ends in a shell the next lines are typed in:
     ``"cd ~/sglang && bash"``, ``"sudo -i"``, ``tmux attach``; not ``nvidia-smi -L``, ``tmux
@@ -314,7 +338,9 @@ def _opens_remote_shell(inner: str) -> bool:
     return waits_at_terminal(inner) in ("shell", "multiplexer")
 
 
-_SUBSHELL_PROGRAMS = frozenset({"sudo", "su", "bash", "zsh", "sh", "dash", "docker", "podman", "kubectl"})
+_SUBSHELL_PROGRAMS = frozenset({"sudo", "su", "bash", "zsh", "sh", "dash", "docker", "podman", "kubectl",
+                                "docker-compose", "podman-compose", "newgrp", "salloc", "apptainer",
+                                "singularity"})
 """Programs that may open a shell on the same machine (:func:`_opens_subshell`); ``dash`` is the
 ``sh`` of Debian and Ubuntu, opened by name (``PS1="# " dash -i``)."""
 _SHELLS = frozenset({"bash", "zsh", "sh", "fish", "/bin/bash", "/bin/sh", "/bin/zsh"})
@@ -351,6 +377,29 @@ def _opens_subshell(command: str) -> bool:
         if not words:
             return False
     program, args = words[0].rsplit("/", 1)[-1], words[1:]
+    if program == "newgrp":
+        # `newgrp docker` (after `usermod -aG docker $USER`) starts a new shell with the group, and
+        # its `exit` goes back to the shell it was typed in (newgrp(1): "a new shell will be
+        # started"); was none, so that `exit` left the ssh login and the later commands were not
+        # the GPU host's
+        return True
+    if program in ("apptainer", "singularity"):
+        # `apptainer shell --nv sglang.sif`: a shell in the image, its prompt "Apptainer> "
+        # (apptainer docs, "Shell": the image's shell until `exit`), on the machine it was typed on
+        return next((w for w in args if w[:1] != "-"), None) == "shell"
+    if program == "salloc":
+        # `salloc -N1 --gres=gpu:1` with no command runs the user's shell once it holds the
+        # allocation, and `exit` there gives the allocation back ("salloc: Relinquishing job
+        # allocation"; slurm.schedmd.com/salloc.html: "the user's default shell" when no command
+        # is given); was none, so that `exit` left the ssh login to the cluster
+        return not shell.slurm_step(words)
+    if program in ("docker-compose", "podman-compose") or (program in ("docker", "podman") and args[:1] == ["compose"]):
+        # `docker compose exec sglang bash`: compose's exec gives the shell a terminal unless told
+        # not to, with no -it (docker/compose cmd/compose/exec.go: -T/--no-TTY, "By default
+        # 'docker compose exec' allocates a TTY"); was no shell, its commands read as the host's
+        # (`docker compose run --rm sglang bash` alike: a new container of the service, with a TTY)
+        return ("exec" in args or "run" in args) and bool(args) and args[-1] in _SHELLS and "-T" not in args \
+            and "--no-TTY" not in args
     if program not in ("docker", "podman", "kubectl"):
         return waits_at_terminal(command) == "shell"
     # docker|podman exec -it CONTAINER SHELL, kubectl exec -it POD -- SHELL; docker|podman run -it IMAGE SHELL
@@ -404,7 +453,13 @@ def _run_container(words: list[str]) -> str | None:
     """The container ``docker run -it ... IMAGE bash`` (:func:`_opens_subshell`, its words by
     :func:`_cli_words`) starts: ``docker:NAME`` for ``--name NAME``, else :data:`_UNNAMED`; None
     for any other command."""
-    if "run" not in words[1:2]:
+    if words[1:2] == ["compose"]:  # `docker compose [-f FILE] run --rm sglang bash`
+        at = 2
+        while at < len(words) and words[at][:1] == "-":
+            at += 2 if words[at] in shell.COMPOSE_ARG_OPTS else 1
+        if words[at:at + 1] != ["run"]:
+            return None
+    elif "run" not in words[1:2]:
         return None
     for i, word in enumerate(words):
         if word == "--name" and i + 1 < len(words):

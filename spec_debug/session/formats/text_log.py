@@ -130,7 +130,8 @@ and ``root@gpu-node-7 /tmp/rec (git)-[main]- # `` (zsh 5.9, ``PROMPT='%n@%m %~${
 
 
 _USER_PROMPT = re.compile(
-    r"^(?:\[\d{1,2}:\d\d(?::\d\d)?\][ \t]?)?"  # the time a PS1 of '[\t] \u@\h:\w\$ ' shows (bash(1), PROMPTING)
+    r"^(?:\[\d{1,2}:\d\d(?::\d\d)?\][ \t]?"  # the time a PS1 of '[\t] \u@\h:\w\$ ' shows (bash(1), PROMPTING)
+    r"|\d{1,2}:\d\d(?::\d\d)?(?: [AP]M)?[ \t])?"  # or bare: '\t \u@\h:\w\$ ' (10:01:02), '\A' (10:01), '\@' (10:01 AM)
     r"(?:\([\w.-]+\)\s+)*"  # virtualenv or conda prefixes: (base), (ml-env) (base)
     + _STATUS +
     r"(?:\[(?:\d{1,2}:\d\d(?::\d\d)?[ \t])?"  # PS1='[\t \u@\h \W]\$ ': [14:02:11 root@gpu-3 ~]# (bash(1), PROMPTING)
@@ -143,9 +144,12 @@ _USER_PROMPT = re.compile(
     # the git branch, the status (_FISH_STATUS), the job's own after a `not` (_FISH_STATUS)
     r"|[\w.-]+@(?P<walters_host>[\w.-]+)(?::[~/]\S*)?>)"  # zsh's walters theme: me@gpu01:~/sglang>
     r"\s+(?P<command>.+)$")
-_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$])\s+(?P<command>.+)$")
+_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$]|Apptainer>|Singularity>)"
+                            r"\s+(?P<command>.+)$")
 """``$ cmd``; PowerShell's ``PS C:\\Users\\me> cmd``; bash's own default prompt ``\\s-\\v\\$``,
-``bash-5.1# cmd`` (bash(1), PROMPTING), which a container shell without a profile shows."""
+``bash-5.1# cmd`` (bash(1), PROMPTING), which a container shell without a profile shows; the
+prompt of ``apptainer shell`` (``Apptainer> cmd``, ``Singularity> `` before Apptainer 1.0: the
+PS1 the image's ``/.singularity.d/env/99-base.sh`` sets when none is set)."""
 _CMD_PROMPT = re.compile(r'^(?:\([\w.-]+\)\s+)*[A-Za-z]:\\[^<>:"|?*\n]*>(?P<command>\S.*)$')
 """cmd.exe's prompt, ``$P$G``: the drive and folder, then ``>`` and the command with no space between
 (``C:\\Users\\me>ssh gpu01 nvidia-smi``; cmd's ``prompt /?``). No ``:`` after the drive's, so a
@@ -890,6 +894,25 @@ def _left_at_eof(body: list[str]) -> bool:
     return len(body) >= 2 and body[-1].strip() in ("logout", "exit") and _prompt(body[-2] + " x") is not None
 
 
+def _shells_left(rows: list[str]) -> tuple[int, bool]:
+    """How many shells ``rows`` (an output's last rows) end by leaving at Ctrl-D, one after another
+    (:func:`_left_at_eof`: an empty prompt, then "exit" or "logout"; a ``bash`` typed in an ssh
+    login, then the login), and whether ssh's "Connection to gpu07 closed." follows the last
+    (openssh-portable clientloop.c, at its default LogLevel INFO): (0, False) where they end
+    otherwise."""
+    end = len(rows)
+    closed = bool(end) and "Connection to " in rows[-1] and " closed" in rows[-1]
+    end -= closed
+    left = 0
+    while end - 2 * left >= 2 and _left_at_eof(rows[end - 2 * left - 2:end - 2 * left]):
+        left += 1
+    return (left, closed) if left else (0, False)
+
+
+_MAX_SHELLS_LEFT = 4
+"""Shells left one after another that an output's end is looked at for (:func:`_shells_left`)."""
+
+
 def _zsh_reading(first: str) -> bool:
     """Whether ``first``, a row with a paste-on, is zsh's prompt still reading a line: zsh writes
     the paste-on after its prompt and the paste-off after the typed line, on the same row, so a
@@ -1554,6 +1577,22 @@ def _prompt_dir(m: re.Match) -> str | None:
 _TRACED_EXIT = re.compile(r"(?:^|\n)\+ exit (\d{1,3})[ \t]*\Z")
 
 
+_NOT_PROSE = re.compile(r"[|&;<>$`\"\\=(){}\[\]*/]|(?:^|\s)-|'(?![a-z])|(?<![A-Za-z])'")
+"""What a shell command holds and a line of prose seldom does: its operators, quotes, options, paths."""
+
+
+def _remark(text: str) -> bool:
+    """``text``, after a line's ``# ``, is a remark in words, not a command at a root shell's bare
+    prompt: ``now on the gpu box, check the server``, ``results on gpu07: accept length stuck near
+    1``, ``why is the draft idle?``. A word ending in "," or ":" before the last one, or a
+    question, and none of a command's operators, quotes, options or paths (``ls /models``,
+    ``python3 -c '...'`` stay commands)."""
+    words = text.split()
+    if len(words) < 3 or _NOT_PROSE.search(text):
+        return False
+    return any(word[-1] in ",:" for word in words[:-1]) or text.rstrip().endswith(("?", "...", "\u2026"))
+
+
 def _traced_exit(output: str) -> int | None:
     """The status a traced script ended with: its output's last line is bash's trace of a
     top-level ``exit N`` (``bash -x run.sh``, ``set -x``: PS4's ``+ ``, one ``+`` per level, so a
@@ -1714,12 +1753,15 @@ class _State:
             yield from self._listed()
         text = self._body_text()
         kind = self.kind
-        if kind == "tool_result" and text.endswith(("exit", "logout")) and not self.numbered \
-                and _left_at_eof(rows := text.rsplit("\n", 2)):
-            # Ctrl-D at the prompt after the output: the prompt and bash's word as it leaves are
-            # the shell's, no line of the command's (an `echo $?` typed last read "1", the prompt
-            # and "exit": no status)
-            text = rows[0].rstrip("\n") if len(rows) == 3 else ""
+        if kind == "tool_result" and text.endswith(("exit", "logout", " closed.")) and not self.numbered:
+            rows = text.rsplit("\n", 2 * _MAX_SHELLS_LEFT + 1)
+            left, closed = _shells_left(rows)
+            if left:
+                # Ctrl-D at the prompt after the output: the prompt and bash's word as it leaves are
+                # the shell's, no line of the command's (an `echo $?` typed last read "1", the prompt
+                # and "exit": no status); so are those of the shells left after it (Ctrl-D again at
+                # the ssh login's prompt) and ssh's "Connection to gpu07 closed."
+                text = "\n".join(rows[:len(rows) - 2 * left - closed]).rstrip("\n")
         if self.unsequenced:
             self.unsequenced = False
             if kind == "text" and all(_FENCE.fullmatch(row.strip()) for row in text.split("\n") if row.strip()):
@@ -1792,7 +1834,10 @@ class _State:
         shell's prompt is not that: Logins.prompt_shown)."""
         shape, self.prompt_shape = self.prompt_shape, None
         if self.logins.stack and self.kind == "tool_result" and _left_at_eof(self.body):
-            self.logins.ran("exit", None)  # Ctrl-D at the login's prompt: as `exit` typed there
+            # Ctrl-D at the login's prompt: as `exit` typed there, once for each shell so left (ssh's
+            # "Connection to gpu07 closed." after them: Logins.settle leaves the login)
+            for _ in range(_shells_left(self.body[-2 * _MAX_SHELLS_LEFT:])[0]):
+                self.logins.ran("exit", None)
         self.logins.settle(self.body if self.kind == "tool_result" else [])
         if not bare_root:
             self.logins.prompt_shown()
@@ -2629,7 +2674,7 @@ class _State:
                 yield from self._command(line[len(_AIDER_RUNNING):], lineno, None, new_message=True)
                 return
             if line[:2] == "# " and (line[2:3].islower() or line[2:3] in "./~") and not self.markdown \
-                    and not self.numbered and not self.aider \
+                    and not self.numbered and not self.aider and not _remark(line[2:]) \
                     and self.logins.in_opened_shell(self.body if self.kind == "tool_result" else []):
                 # A root shell's bare prompt (dash's default PS1 "# " as root: dash(1), PS1; the `sh`
                 # of many images, `docker exec -it c sh`), in a shell the log opened and before any
@@ -2639,7 +2684,10 @@ class _State:
                 return
             heading = _HEADING.match(line)
             if heading and not self.numbered:
-                self.markdown = True
+                # a writer's remark between a terminal's commands (`# now on gpu07, checking the
+                # server`) says nothing of Markdown: a root shell's bare `# cmd` later in the log is
+                # still a command (was read as a heading, its `exit` lost with it)
+                self.markdown = self.markdown or not (self.calls and line[2:3].islower() and _remark(line[2:]))
                 # the output the heading ends says whether a shell opened (`docker exec -it nope sh`:
                 # "Error response from daemon"), as a prompt after it would (_command)
                 self.logins.settle(self.body if self.kind == "tool_result" else [])
