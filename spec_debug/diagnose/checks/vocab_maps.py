@@ -127,3 +127,20 @@ def vocab_shape_report(tensors: Mapping[str, Any] | None, *, target_vocab_size: 
     checks.append(check_lm_head_rows(lm_rows, served_rows, configured, target_vocab_size))
     return {"ok": all(check.ok for check in checks), "target_vocab_size": target_vocab_size,
             "draft_vocab_size": draft_vocab_size, "checks": [check.to_dict() for check in checks]}
+
+
+def unsaid_vocab_lines(findings: list[Finding], host_facts: Any) -> list[Finding]:
+    """The vocab findings less the lines the configs step said already from the tensor headers
+    (configs_step._vocab_findings, same words): the root cause once, where it was found first.
+    The vocab step and, with no vocab step on the host, the evaluation's map lines use it.
+    A line of this step's that says more (the values' evidence) stays."""
+    configs = host_facts.get("configs") if isinstance(host_facts, dict) else None
+    said = configs.get("vocab_lines") if isinstance(configs, dict) else None
+    if not isinstance(said, dict) or not said:
+        return findings
+    kept = []
+    for finding in findings:
+        lines = [line for line in finding.evidence if line not in (said.get(finding.code) or ())]
+        if lines:
+            kept.append(finding if lines == finding.evidence else finding.model_copy(update={"evidence": lines}))
+    return kept
