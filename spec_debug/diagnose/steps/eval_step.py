@@ -147,7 +147,9 @@ def _vocab_findings(ctx: Any, reference: dict[str, Any], at: Any) -> list[Findin
     # less the lines a configs step on this host said from the tensor headers (a playbook with
     # configs and eval and no vocab step, or a vocab probe that failed): its SD303 for a target
     # of another vocabulary was said twice, word for word
-    return unsaid_vocab_lines(check_vocab_report({"checks": [{"issues": issues}]}, at), ctx.host_facts)
+    engine = (ctx.host_facts.get("engine") or {}).get("name") or (ctx.facts.get(NS, {}).get("engine") or {}).get(
+        "semantics")
+    return unsaid_vocab_lines(check_vocab_report({"checks": [{"issues": issues}]}, at, engine), ctx.host_facts)
 
 
 def _unservable(engine: dict[str, Any], at: Any) -> list[Finding]:

@@ -56,7 +56,8 @@ def check(ctx: Any) -> list[Finding]:
         # the configs step's SD704 for the same config: said there once, this step did not run
         return [draft_misfit_line(ctx, vocab["draft_misfit"], "vocabulary maps not checked")]
     report = vocab.get("report") or {}
-    findings = unsaid_vocab_lines(check_vocab_report(report, where(ctx)), ctx.host_facts)
+    engine = (ctx.host_facts.get("engine") or {}).get("name")
+    findings = unsaid_vocab_lines(check_vocab_report(report, where(ctx), engine), ctx.host_facts)
     # `drafter vocab` and `drafter eval` say it in a note (the engines serve the draft; the t2d
     # check is skipped): the same words, as an info line, not an SD303 serving-path error; and
     # a target shard not copied or cut (eval says its reference fell back to the data tokens):
