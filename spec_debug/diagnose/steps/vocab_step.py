@@ -29,6 +29,12 @@ _MISSERVED = {
 }
 
 
+# How the drafter's note begins when the verifier the draft's config names is neither a local
+# directory nor in the Hugging Face cache (eagle3/api.py _config_verifier; kept here so the
+# step reads records without torch)
+NAMED_VERIFIER = "the draft's config names its verifier "
+
+
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     if host.get("skipped"):
         return {NS: {"skipped": host["skipped"]}}
@@ -84,8 +90,12 @@ def check(ctx: Any) -> list[Finding]:
                 "the draft's speculators_config put back (its verifier names the target), or "
                 "--var target_model=DIR"))
         else:
-            findings.append(not_checked(ctx, "no target checkpoint: the draft config's vocab_size was "
-                                             "taken as the target vocabulary", "--var target_model=DIR"))
+            line = not_checked(ctx, "no target checkpoint: the draft config's vocab_size was taken as "
+                                    "the target vocabulary", "--var target_model=DIR")
+            # the verifier the draft's config names is not on the host: the probe's note says
+            # which, where the line alone read as if the draft named none
+            named = [str(note) for note in report.get("notes") or [] if str(note).startswith(NAMED_VERIFIER)]
+            findings.append(line.model_copy(update={"evidence": line.evidence + named[:1]}) if named else line)
     return record(ctx.facts, NS, findings)
 
 
