@@ -40,6 +40,9 @@ NAMED_ONE_LAYER_OFF = "the metadata numbers each slot "  # one layer or 2 layers
 # draft was fed the wrong tokens' embeddings, a cause of a low accuracy in the data, and every
 # layout the probe ranked was scored that way (so SD402's "another layout fits" is noise)
 IDS_OFF = "the dump's token ids look "
+# How its note begins when the verifier the draft's config names is neither a local directory
+# nor in the Hugging Face cache (eagle3/api.py _config_verifier)
+NAMED_VERIFIER_MISSING = "the draft's config names its verifier "
 # How its note says that config.json's norm_before_residual does not fit the weights (eagle3/
 # layout.py flag_mismatch: the same layout scores far higher with the other value). SD401 said
 # "4.8% against a claimed 69%: check the export, the data, retrain if the weights are bad" of a
@@ -105,6 +108,10 @@ def check_standalone_accuracy(metrics: Mapping[str, Any], claimed_accuracy: floa
         # Against the next data token, not the verifier's argmax: lower by construction.
         evidence.append("measured against the next data token (no target head given): pass the "
                         "target checkpoint to compare like with like")
+        # why none was used, when the draft's config names a verifier this host lacks
+        # (eagle3/api.py _config_verifier): "no target head given" alone hid the path it named
+        evidence += [str(note) for note in metrics.get("notes") or ()
+                     if str(note).startswith(NAMED_VERIFIER_MISSING)][:1]
         severity = "warning"
     if metrics.get("loss_mask_source") == "none":
         evidence.append(EVERY_POSITION)
