@@ -541,18 +541,24 @@ def _unsupervised_note(unsupervised: int, samples: int, names: list[str] | None 
 MIN_SCORED_ROWS = 100
 
 
-def _rows_of(tokens: int, samples: int) -> str:
+def _rows_of(tokens: int, samples: int, padding: int = 0) -> str:
     """`tokens` (the report's, Counts.tokens) counts rows: after shift_batch a sample of T
     tokens has T - 1 (its last token predicts nothing in it). Said beside the tokens a user
     counts in the dump, which the notes' "of 39 positions" of 3 samples of 14 tokens (42)
-    contradicted."""
+    contradicted. `padding`: the pad positions an attention_mask marked, cut off before the
+    rows were counted (Counts.padding_rows): "3 samples of 45 tokens" of files holding 120
+    (each padded to 40) read as rows lost, so the positions the files hold are said too."""
     if not samples:
         return f"{tokens} rows"
-    return (f"{tokens} rows ({samples} sample{'s' if samples != 1 else ''} of {tokens + samples} "
-            "tokens: a sample of T tokens has T - 1 rows)")
+    plural = "s" if samples != 1 else ""
+    if padding:
+        return (f"{tokens} rows ({samples} sample{plural} of {tokens + samples} tokens once the "
+                f"{padding} pad position(s) their attention_mask marks were cut from the "
+                f"{tokens + samples + padding} the files hold: a sample of T tokens has T - 1 rows)")
+    return f"{tokens} rows ({samples} sample{plural} of {tokens + samples} tokens: a sample of T tokens has T - 1 rows)"
 
 
-def _few_rows_note(scored: int, tokens: int, masked: int, samples: int = 0) -> list[str]:
+def _few_rows_note(scored: int, tokens: int, masked: int, samples: int = 0, padding: int = 0) -> list[str]:
     """The loss_mask left few rows to score (only the last token of each sample, say): the
     report's `tokens` counts every row read, so accuracies resting on a handful of rows
     read as if they rested on all of them. Said with the count when the mask keeps half of
@@ -562,13 +568,13 @@ def _few_rows_note(scored: int, tokens: int, masked: int, samples: int = 0) -> l
     if not masked or not 0 < scored < MIN_SCORED_ROWS or 2 * scored > tokens:
         return []
     half = round(100 * 1.96 * 0.5 / scored ** 0.5)  # points, at an accuracy of 0.5
-    return [f"the loss mask leaves {scored} of {_rows_of(tokens, samples)} scored at step 0: an "
+    return [f"the loss mask leaves {scored} of {_rows_of(tokens, samples, padding)} scored at step 0: an "
             f"accuracy over so few rows is uncertain by up to +-{half} points (95% binomial "
             f"interval; under {MIN_SCORED_ROWS} rows it passes +-10); evaluate on more samples "
             "before comparing drafts or layouts"]
 
 
-def _few_deep_rows_note(totals: list[int], tokens: int, samples: int = 0) -> list[str]:
+def _few_deep_rows_note(totals: list[int], tokens: int, samples: int = 0, padding: int = 0) -> list[str]:
     """Deeper steps resting on few rows while step 0 does not: TTT step k scores row t at
     position t + k (chain_step reads loss_mask[k:]), so each step drops a position of every
     sample, and a dump of many short samples (or a mask on their first tokens) leaves a deep
@@ -585,7 +591,7 @@ def _few_deep_rows_note(totals: list[int], tokens: int, samples: int = 0) -> lis
     half = round(100 * 1.96 * 0.5 / min(rows) ** 0.5)  # points, at an accuracy of 0.5
     steps = f"step {few[0]}" if len(few) == 1 else f"steps {', '.join(map(str, few))}"
     return [f"{steps} {'rests' if len(few) == 1 else 'rest'} on {', '.join(map(str, rows))} "
-            f"scored rows (step 0 on {totals[0]} of {_rows_of(tokens, samples)}): each step "
+            f"scored rows (step 0 on {totals[0]} of {_rows_of(tokens, samples, padding)}): each step "
             "drops a row of every sample; an accuracy over so few rows is uncertain by up to "
             f"+-{half} points (95% binomial interval; under {MIN_SCORED_ROWS} rows it passes "
             "+-10); evaluate on more or longer samples before comparing drafts or layouts at that "
@@ -745,9 +751,10 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
         + _unscored_steps_note(unscored, counts.longest)
         + _unsupervised_note(int(counts.unsupervised), counts.samples, counts.unsupervised_names)
         + _mixed_mask_note(counts)
-        + _few_rows_note(int(scored), counts.tokens, counts.masked_samples, counts.samples)
+        + _few_rows_note(int(scored), counts.tokens, counts.masked_samples, counts.samples,
+                         counts.padding_rows)
         + _few_deep_rows_note([int(t) for t in counts.full_total.tolist()], counts.tokens,
-                              counts.samples)
+                              counts.samples, counts.padding_rows)
         + _scales_kept_note(counts.scales_kept, counts.samples, counts.scales_kept_names)
         + _padding_note(counts.padded_samples, counts.padding_rows, counts.samples)
         + _tail_padding_note(counts.tail_padded, counts.tail_padding_rows, counts.samples)

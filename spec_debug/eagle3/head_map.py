@@ -119,7 +119,8 @@ def mapped_ids(draft_ids: Tensor, d2t: Tensor, target_rows: int) -> Tensor | Non
     offsets = d2t.reshape(-1).cpu()
     if offsets.numel() <= int(draft_ids.max()):
         return None  # a map of another draft vocab size: vocab.py reports it (SD302)
-    offsets = offsets.round().long() if offsets.is_floating_point() else offsets.long()
+    # float64 first: torch has no round() for FP8 (a draft cast whole to float8_e4m3fn)
+    offsets = offsets.double().round().long() if offsets.is_floating_point() else offsets.long()
     mapped = draft_ids + offsets[draft_ids]
     if bool(((mapped < 0) | (mapped >= target_rows)).any()):
         return None

@@ -565,16 +565,20 @@ def _exact_d2t(d2t: Tensor, t2d: Tensor | None, notes: list[str]) -> Tensor:
     d2t = t2d.nonzero() - arange(DV): EAGLE3.md section 1)."""
     from spec_debug.eagle3.vocab import float_d2t_issue
 
-    issue = float_d2t_issue(str(d2t.dtype), d2t.round().long().tolist())
+    # the offsets as float64 (exact for every float type d2t is stored in): torch has no
+    # round() for FP8, and a draft cast whole to float8_e4m3fn stopped every command with
+    # "NotImplementedError: round_vml_cpu not implemented for 'Float8_e4m3fn'"
+    rounded = d2t.double().round().long()
+    issue = float_d2t_issue(str(d2t.dtype), rounded.tolist())
     if issue is None or not issue.facts["rounded"]:  # exact: the vocab issue says the rest
-        return d2t.round().long()
+        return rounded
     if t2d is not None:
         selected = t2d.bool().nonzero().reshape(-1)  # [DV] ascending target ids
         notes.append(issue.message.split(": save")[0] + "; the offsets were rebuilt from t2d "
                      "for this run, but engines read the rounded d2t: save it as int64")
         return selected - torch.arange(selected.numel())
     notes.append(issue.message)
-    return d2t.round().long()
+    return rounded
 
 
 # RMSNorm weights (LlamaRMSNorm, Qwen3 q_norm/k_norm, speculators' input_norm and

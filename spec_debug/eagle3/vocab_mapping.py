@@ -177,6 +177,7 @@ def _as_offsets(d2t: object, where: Path) -> Tensor:
         raise CheckpointError(f"{where}: d2t is a {type(d2t).__name__}, not a tensor", hint=_HINT)
     d2t = d2t.reshape(-1)
     if d2t.is_floating_point():
+        d2t = d2t.double()  # torch has no round() for FP8
         if not bool((d2t == d2t.round()).all()):
             raise CheckpointError(f"{where}: d2t holds non-integer values", hint=_HINT)
         d2t = d2t.round()
@@ -255,6 +256,8 @@ def _holds_ids(t2d: Tensor, vocab_size: int) -> bool:
     """t2d holds the selected target ids rather than a [V] mask (vocab.t2d_as_ids)."""
     from spec_debug.eagle3.vocab import t2d_as_ids
 
+    if t2d.is_floating_point():
+        t2d = t2d.double()  # torch has no isfinite() or round() for FP8
     if t2d.is_floating_point() and not bool((t2d.isfinite() & (t2d == t2d.round())).all()):
         return False
     return t2d_as_ids(t2d.long().tolist(), vocab_size)
@@ -262,7 +265,7 @@ def _holds_ids(t2d: Tensor, vocab_size: int) -> bool:
 
 def differs_at(stored: Tensor, mapping: VocabMapping) -> int | None:
     """The first draft id whose stored d2t offset differs from the map file's, or None."""
-    stored = stored.reshape(-1).round().long() if stored.is_floating_point() else (
+    stored = stored.reshape(-1).double().round().long() if stored.is_floating_point() else (
         stored.reshape(-1).long())
     if stored.numel() != mapping.d2t.numel():
         return min(stored.numel(), mapping.d2t.numel())

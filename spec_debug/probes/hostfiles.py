@@ -97,6 +97,15 @@ def resolve_model_dir(name: str | None, extra_caches: list[Path] | None = None) 
 FROM_VERIFIER = "speculators_config.verifier"
 
 
+def verifier_name(draft_config: Any) -> str | None:
+    """speculators_config.verifier.name_or_path of a draft's config (a local path or Hub id),
+    or None when the config names none."""
+    speculators = draft_config.get("speculators_config") if isinstance(draft_config, dict) else None
+    verifier = speculators.get("verifier") if isinstance(speculators, dict) else None
+    name = verifier.get("name_or_path") if isinstance(verifier, dict) else None
+    return name if isinstance(name, str) and name else None
+
+
 def named_verifier_dir(draft_config: Any) -> Path | None:
     """The verifier the draft's config names (speculators_config.verifier.name_or_path: the
     local path or Hub id training used, which `vllm serve <draft>` takes the verifier from),

@@ -40,6 +40,14 @@ NAMED_ONE_LAYER_OFF = "the metadata numbers each slot "  # one layer or 2 layers
 # draft was fed the wrong tokens' embeddings, a cause of a low accuracy in the data, and every
 # layout the probe ranked was scored that way (so SD402's "another layout fits" is noise)
 IDS_OFF = "the dump's token ids look "
+# How its note begins when the verifier the draft's config names is neither a local directory
+# nor in the Hugging Face cache (eagle3/api.py _config_verifier)
+NAMED_VERIFIER_MISSING = "the draft's config names its verifier "
+# How its note says that config.json's norm_before_residual does not fit the weights (eagle3/
+# layout.py flag_mismatch: the same layout scores far higher with the other value). SD401 said
+# "4.8% against a claimed 69%: check the export, the data, retrain if the weights are bad" of a
+# draft that scores 69% with the flag flipped: the config, not the weights (SD704 beside it)
+NORM_FLAG_MISFIT = "does not fit these weights: the configured layout's step-0 accuracy is "
 # How the evaluation's notes on the draft's weight files (eagle3/checkpoint.py store_notes) say
 # that the weights it measured are not the only ones in the folder: a torch.save file or
 # pytorch_model.bin beside the safetensors holding other weights (unread_pickle_note), a single
@@ -100,15 +108,20 @@ def check_standalone_accuracy(metrics: Mapping[str, Any], claimed_accuracy: floa
         # Against the next data token, not the verifier's argmax: lower by construction.
         evidence.append("measured against the next data token (no target head given): pass the "
                         "target checkpoint to compare like with like")
+        # why none was used, when the draft's config names a verifier this host lacks
+        # (eagle3/api.py _config_verifier): "no target head given" alone hid the path it named
+        evidence += [str(note) for note in metrics.get("notes") or ()
+                     if str(note).startswith(NAMED_VERIFIER_MISSING)][:1]
         severity = "warning"
     if metrics.get("loss_mask_source") == "none":
         evidence.append(EVERY_POSITION)
         severity = "warning"
     # the evaluation itself found the dump's slots in another order, or the embedding output
-    # fed as a layer: the data, not the weights
+    # fed as a layer: the data, not the weights; or the config's norm flag: not the weights either
     evidence += [str(note) for note in metrics.get("notes") or ()
                  if any(said in str(note) for said in (SLOT_ORDER, FED_EMBEDDING,
-                                                       NAMED_ONE_LAYER_OFF, IDS_OFF))]
+                                                       NAMED_ONE_LAYER_OFF, IDS_OFF,
+                                                       NORM_FLAG_MISFIT))]
     # the weights measured may not be the ones trained or served: the folder holds others
     evidence += [str(note) for note in metrics.get("notes") or ()
                  if any(said in str(note) for said in OTHER_WEIGHTS)]

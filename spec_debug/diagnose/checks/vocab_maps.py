@@ -18,7 +18,10 @@ from spec_debug.eagle3.vocab import (VocabCheck, VocabIssue, check_d2t_present, 
 from spec_debug.record import Finding
 
 
-def check_vocab_report(report: Mapping[str, Any], at: Where = Where()) -> list[Finding]:
+def check_vocab_report(report: Mapping[str, Any], at: Where = Where(), engine: str | None = None
+                       ) -> list[Finding]:
+    """`engine`: the engine the host serves with ("vllm", "sglang"), when a step found it: a d2t
+    stored as an exact float type is SGLang's fault alone (_sglang_only)."""
     by_code: dict[str, list[dict[str, Any]]] = {}
     for check in report.get("checks", []):
         for issue in check.get("issues", []):
@@ -30,13 +33,30 @@ def check_vocab_report(report: Mapping[str, Any], at: Where = Where()) -> list[F
     if "SD301" in by_code:
         findings.append(at.finding("SD301", [i["message"] for i in by_code["SD301"]], facts))
     elif "SD302" in by_code:
-        findings.append(at.finding("SD302", [i["message"] for i in by_code["SD302"]], facts))
+        findings.append(_sglang_only(by_code["SD302"], facts, at, engine)
+                        or at.finding("SD302", [i["message"] for i in by_code["SD302"]], facts))
     if "SD303" in by_code:
         findings.append(_sd303(by_code["SD303"], facts, at))
     if "SD710" in by_code:  # the draft's files, checked by the same `drafter vocab` run
         findings.append(at.finding("SD710", [i["message"] for i in by_code["SD710"]],
                                    {"index": by_code["SD710"][0]["facts"].get("index")}))
     return findings
+
+
+def _sglang_only(issues: list[dict[str, Any]], facts: dict[str, Any], at: Where,
+                 engine: str | None) -> Finding | None:
+    """SD302 as info on a vLLM host when its only issue is a d2t stored as a float type that
+    holds its offsets exactly (vocab.float_d2t_issue, not rounded): vLLM copies d2t into its
+    int64 draft_id_to_target_id (llama_eagle3.py default_weight_loader) and serves it right, as
+    the line itself says, yet the error failed a vLLM user's run over a fault only SGLang has.
+    None otherwise (an error, as before: SGLang, or an engine not known)."""
+    if engine != "vllm" or not all(
+            i.get("kind") == "d2t_float" and isinstance(i.get("facts"), Mapping)
+            and i["facts"].get("rounded") is False for i in issues):
+        return None
+    return at.finding("SD302", [str(i["message"]) for i in issues], {**facts, "engine": engine},
+                      severity="info", title="d2t is stored as a float type: served right by vLLM, "
+                                             "not by SGLang (not a fault on vllm)")
 
 
 # t2d's lines: speculators' load_vocab_mappings refuses a t2d that is not [V] with DV ids set
@@ -127,3 +147,20 @@ def vocab_shape_report(tensors: Mapping[str, Any] | None, *, target_vocab_size: 
     checks.append(check_lm_head_rows(lm_rows, served_rows, configured, target_vocab_size))
     return {"ok": all(check.ok for check in checks), "target_vocab_size": target_vocab_size,
             "draft_vocab_size": draft_vocab_size, "checks": [check.to_dict() for check in checks]}
+
+
+def unsaid_vocab_lines(findings: list[Finding], host_facts: Any) -> list[Finding]:
+    """The vocab findings less the lines the configs step said already from the tensor headers
+    (configs_step._vocab_findings, same words): the root cause once, where it was found first.
+    The vocab step and, with no vocab step on the host, the evaluation's map lines use it.
+    A line of this step's that says more (the values' evidence) stays."""
+    configs = host_facts.get("configs") if isinstance(host_facts, dict) else None
+    said = configs.get("vocab_lines") if isinstance(configs, dict) else None
+    if not isinstance(said, dict) or not said:
+        return findings
+    kept = []
+    for finding in findings:
+        lines = [line for line in finding.evidence if line not in (said.get(finding.code) or ())]
+        if lines:
+            kept.append(finding if lines == finding.evidence else finding.model_copy(update={"evidence": lines}))
+    return kept

@@ -189,6 +189,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                              # "speculators_config.verifier": the target the draft's config names,
                              # found by the probe without --var target_model (model_configs.py)
                              "target_source": target.get("source"),
+                             # the verifier the draft's config names, not on the host
+                             "target_named_missing": target.get("named_verifier_missing"),
                              "draft_config": with_quantization(draft), "target_config": with_quantization(target),
                              "fc_in_features": fc_in_features(tensors),
                              "draft_weights_width": weights_width(tensors),
@@ -298,6 +300,13 @@ def check(ctx: Any) -> list[Finding]:
     if target_raw is None and cfgs.get("target_config_error"):
         findings.append(not_checked(ctx, cfgs["target_config_error"] + ": aux layers, context "
                                     "and RoPE not compared", "a readable target config.json"))
+    elif target_raw is None and cfgs.get("target_named_missing"):
+        findings.append(not_checked(ctx, f"no target config.json: the draft's config names its verifier "
+                                         f"{cfgs['target_named_missing']!r} (speculators_config.verifier."
+                                         "name_or_path), which is neither a directory on this host nor in "
+                                         "its Hugging Face cache; aux layers, context and RoPE not compared",
+                                    "--var target_model=DIR (the target the draft was trained for, as "
+                                    "this host holds it)"))
     elif target_raw is None:
         findings.append(not_checked(ctx, "no target config.json: aux layers, context and RoPE not compared",
                                     "--var target_model=DIR"))

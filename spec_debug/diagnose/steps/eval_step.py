@@ -7,7 +7,7 @@ from typing import Any
 from spec_debug.diagnose.checks.drafter import (
     check_engine_semantics, check_norm_before_residual_fit, check_standalone_accuracy, normalise_accuracy,
 )
-from spec_debug.diagnose.checks.vocab_maps import check_vocab_report
+from spec_debug.diagnose.checks.vocab_maps import check_vocab_report, unsaid_vocab_lines
 from spec_debug.diagnose.steps.common import (draft_misfit_line, no_engine_weights_line, not_checked, raised, record,
                                               target_misfit_line, target_mtp_line, where)
 from spec_debug.eagle3.engines import VERSION_PROVIDE
@@ -142,7 +142,14 @@ def _vocab_findings(ctx: Any, reference: dict[str, Any], at: Any) -> list[Findin
     if VOCAB_NS in ctx.host_facts:
         return []  # said there, once
     issues = [i for i in reference.get("vocab_issues") or () if isinstance(i, dict) and i.get("code")]
-    return check_vocab_report({"checks": [{"issues": issues}]}, at) if issues else []
+    if not issues:
+        return []
+    # less the lines a configs step on this host said from the tensor headers (a playbook with
+    # configs and eval and no vocab step, or a vocab probe that failed): its SD303 for a target
+    # of another vocabulary was said twice, word for word
+    engine = (ctx.host_facts.get("engine") or {}).get("name") or (ctx.facts.get(NS, {}).get("engine") or {}).get(
+        "semantics")
+    return unsaid_vocab_lines(check_vocab_report({"checks": [{"issues": issues}]}, at, engine), ctx.host_facts)
 
 
 def _unservable(engine: dict[str, Any], at: Any) -> list[Finding]:

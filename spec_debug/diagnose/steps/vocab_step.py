@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spec_debug.diagnose.checks.vocab_maps import check_vocab_report
+from spec_debug.diagnose.checks.vocab_maps import check_vocab_report, unsaid_vocab_lines
 from spec_debug.diagnose.steps.common import (draft_misfit_line, no_engine_weights_line, not_checked, record,
                                               target_mtp_line, where)
 from spec_debug.eagle3.vocab import (FULL_VOCAB_TARGET_HEAD, HEAD_NOT_COMPARED, T2D_MISSING,
@@ -27,6 +27,12 @@ _MISSERVED = {
     FULL_VOCAB_TARGET_HEAD: ("sglang", "Set \"draft_vocab_size\": null in the draft's config.json: "
                                        "SGLang then loads the target's lm_head, as vLLM serves it."),
 }
+
+
+# How the drafter's note begins when the verifier the draft's config names is neither a local
+# directory nor in the Hugging Face cache (eagle3/api.py _config_verifier; kept here so the
+# step reads records without torch)
+NAMED_VERIFIER = "the draft's config names its verifier "
 
 
 def parse(host: dict[str, Any]) -> dict[str, Any]:
@@ -56,7 +62,8 @@ def check(ctx: Any) -> list[Finding]:
         # the configs step's SD704 for the same config: said there once, this step did not run
         return [draft_misfit_line(ctx, vocab["draft_misfit"], "vocabulary maps not checked")]
     report = vocab.get("report") or {}
-    findings = _unsaid(check_vocab_report(report, where(ctx)), ctx.host_facts)
+    engine = (ctx.host_facts.get("engine") or {}).get("name")
+    findings = unsaid_vocab_lines(check_vocab_report(report, where(ctx), engine), ctx.host_facts)
     # `drafter vocab` and `drafter eval` say it in a note (the engines serve the draft; the t2d
     # check is skipped): the same words, as an info line, not an SD303 serving-path error; and
     # a target shard not copied or cut (eval says its reference fell back to the data tokens):
@@ -83,8 +90,12 @@ def check(ctx: Any) -> list[Finding]:
                 "the draft's speculators_config put back (its verifier names the target), or "
                 "--var target_model=DIR"))
         else:
-            findings.append(not_checked(ctx, "no target checkpoint: the draft config's vocab_size was "
-                                             "taken as the target vocabulary", "--var target_model=DIR"))
+            line = not_checked(ctx, "no target checkpoint: the draft config's vocab_size was taken as "
+                                    "the target vocabulary", "--var target_model=DIR")
+            # the verifier the draft's config names is not on the host: the probe's note says
+            # which, where the line alone read as if the draft named none
+            named = [str(note) for note in report.get("notes") or [] if str(note).startswith(NAMED_VERIFIER)]
+            findings.append(line.model_copy(update={"evidence": line.evidence + named[:1]}) if named else line)
     return record(ctx.facts, NS, findings)
 
 
@@ -116,19 +127,3 @@ def _head_findings(ctx: Any, notes: list[Any]) -> list[Finding]:
                                            title=f"The draft's head is served as trained only "
                                                  f"by some engines ({served})"))
     return findings
-
-
-def _unsaid(findings: list[Finding], host_facts: Any) -> list[Finding]:
-    """The vocab findings less the lines the configs step said already from the tensor headers
-    (configs_step._vocab_findings, same words): the root cause once, where it was found first.
-    A line of this step's that says more (the values' evidence) stays."""
-    configs = host_facts.get("configs") if isinstance(host_facts, dict) else None
-    said = configs.get("vocab_lines") if isinstance(configs, dict) else None
-    if not isinstance(said, dict) or not said:
-        return findings
-    kept = []
-    for finding in findings:
-        lines = [line for line in finding.evidence if line not in (said.get(finding.code) or ())]
-        if lines:
-            kept.append(finding if lines == finding.evidence else finding.model_copy(update={"evidence": lines}))
-    return kept
