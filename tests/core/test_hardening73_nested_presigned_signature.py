@@ -44,7 +44,9 @@ def _signature(url: str) -> str:
     return url.split(name, 1)[1].split("&", 1)[0]
 
 
-@pytest.mark.parametrize("url", [_presigned("s3v4"), _presigned("s3"), *_RECORDED.values()])
+# ids: a URL signed now differs per process and second, and pytest -n 2 must collect the same ids
+@pytest.mark.parametrize("url", [_presigned("s3v4"), _presigned("s3"), *_RECORDED.values()],
+                         ids=["s3v4-signed-now", "s3-signed-now", "s3v4-recorded", "s3-recorded"])
 def test_once_encoded_in_a_query(url: str) -> None:
     sig = _signature(url)
     text = "curl -sL 'https://dl.example.internal/fetch?" + urlencode({"url": url, "dest": "/models/x"}) + "'"
