@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spec_debug.session.events import ReadStats
-from spec_debug.session.formats.compressed import SUFFIXES, read_head, transcript_stem
+from spec_debug.session.formats.compressed import DAMAGE, SUFFIXES, open_transcript, read_head, transcript_stem
 from spec_debug.session.reader import iter_json_records
 
 _FIRST_LINES = 200
@@ -417,9 +417,12 @@ def _journal(path: Path) -> tuple[set[str], set[str]]:
 
 def first_prompt(path: Path) -> str | None:
     """The prompt a sub-agent's file opens with: the text of its first ``user`` line (a string,
-    or the text blocks of a list), looked for in its first few lines; None when there is none."""
+    or the text blocks of a list), looked for in its first few lines; None when there is none.
+    A compressed file (``gzip -r`` over a project folder) is read decompressed: read as it was
+    stored, no line was JSON, so the CLI's warmup agents were kept as agents of their own and a
+    sub-agent linked by its prompt alone was a root agent."""
     try:
-        with path.open("rb") as f:
+        with open_transcript(path) as f:
             for _ in range(_PROMPT_LINES):
                 raw = f.readline(_MAX_PROMPT_LINE)
                 if not raw:
@@ -439,7 +442,7 @@ def first_prompt(path: Path) -> str | None:
                              if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
                     return "\n".join(texts) if texts else None
                 return None
-    except OSError:
+    except DAMAGE:  # OSError, and a cut or corrupt compressed stream
         return None
     return None
 
