@@ -453,13 +453,27 @@ _MAX_PROMPT_LINE = 4 << 20
 
 
 def read_meta(path: Path) -> dict:
+    """The JSON object of a sidecar (``agent-<id>.meta.json``, a Workflow snapshot), or of its
+    compressed copy where only that is on disk: ``gzip -r`` over a project folder makes each
+    ``.meta.json`` a ``.meta.json.gz`` too. Read as missing, every nested sub-agent lost its link
+    (``toolUseId``, the only one at every depth): one whose spawner was read after it was a root
+    agent, its status guessed. ``{}`` when there is none, or it is no JSON object."""
     try:
-        if path.stat().st_size > 1 << 20:
+        if not path.is_file():
+            packed = next((p for suffix in SUFFIXES if (p := path.with_name(path.name + suffix)).is_file()), None)
+            if packed is None:
+                return {}
+            data = read_head(packed, (1 << 20) + 1)
+        else:
+            if path.stat().st_size > 1 << 20:
+                return {}
+            data = path.read_bytes()
+        if len(data) > 1 << 20:
             return {}
         # From bytes, which json.loads decodes by their byte-order mark: a sidecar rewritten on
         # Windows starts with one (PowerShell 5's Set-Content -Encoding UTF8 writes UTF-8 with a
         # BOM, Out-File UTF-16LE), which json.loads refuses at the start of a str
-        value = json.loads(path.read_bytes())
+        value = json.loads(data)
     except (OSError, ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}
