@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spec_debug.session.events import ReadStats
-from spec_debug.session.formats.compressed import DAMAGE, SUFFIXES, open_transcript, read_head, transcript_stem
+from spec_debug.session.formats.compressed import (
+    DAMAGE, SUFFIXES, open_transcript, read_head, transcript_stem, unpacked_name,
+)
 from spec_debug.session.reader import iter_json_records
 
 _FIRST_LINES = 200
@@ -379,10 +381,13 @@ def _workflow_runs(folder: Path, run_agents: dict[str, list[str]]) -> dict[str, 
     workflows = folder / "subagents" / "workflows"
     run_ids = set(run_agents)
     if workflows.is_dir():
-        run_ids.update(p.name for p in workflows.iterdir() if (p / "journal.jsonl").is_file())
+        run_ids.update(p.name for p in workflows.iterdir() if _on_disk(p / "journal.jsonl") is not None)
     snapshots = folder / "workflows"
     if snapshots.is_dir():
-        run_ids.update(p.stem for p in snapshots.glob("*.json"))
+        # (and their compressed copies, gzip -r over the project: a run that failed before starting
+        # an agent has its snapshot alone, and read as missing, was "missing", not "failed")
+        run_ids.update(name[:-5] for p in snapshots.iterdir()
+                       if (name := unpacked_name(p.name)).endswith(".json") and len(name) > 5 and p.is_file())
     for run_id in sorted(run_ids):
         run_dir = workflows / run_id
         started, finished = _journal(run_dir / "journal.jsonl")
@@ -401,8 +406,9 @@ def _journal(path: Path) -> tuple[set[str], set[str]]:
     """Agent ids a run's ``journal.jsonl`` says were started, and those with a result."""
     started: set[str] = set()
     finished: set[str] = set()
+    path = _on_disk(path) or path
     try:
-        with open(path, "rb") as f:
+        with open_transcript(path) as f:
             for raw in f:
                 try:
                     row = json.loads(raw)
@@ -410,7 +416,7 @@ def _journal(path: Path) -> tuple[set[str], set[str]]:
                     continue  # the line being written, or a broken one
                 if isinstance(row, dict) and isinstance(row.get("agentId"), str):
                     (finished if row.get("type") == "result" else started).add(row["agentId"])
-    except OSError:
+    except DAMAGE:  # OSError, and a cut or corrupt compressed stream: the rows read so far stand
         pass
     return started | finished, finished
 
@@ -460,7 +466,7 @@ def read_meta(path: Path) -> dict:
     agent, its status guessed. ``{}`` when there is none, or it is no JSON object."""
     try:
         if not path.is_file():
-            packed = next((p for suffix in SUFFIXES if (p := path.with_name(path.name + suffix)).is_file()), None)
+            packed = _on_disk(path)
             if packed is None:
                 return {}
             data = read_head(packed, (1 << 20) + 1)
@@ -477,6 +483,13 @@ def read_meta(path: Path) -> dict:
     except (OSError, ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}
+
+
+def _on_disk(path: Path) -> Path | None:
+    """``path``, else its compressed copy (``.gz``, ...: ``gzip -r`` over a project folder), else None."""
+    if path.is_file():
+        return path
+    return next((p for suffix in SUFFIXES if (p := path.with_name(path.name + suffix)).is_file()), None)
 
 
 def _names_session(path: Path, session_id: str) -> bool:
