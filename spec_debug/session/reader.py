@@ -250,13 +250,53 @@ def iter_json_records(path: Path, stats: ReadStats,
             obj = _with_stray_bytes(raw) if type(exc) is UnicodeDecodeError else None
             if obj is None:
                 stats.broken_json += 1
-                continue
+                obj = _glued_record(raw)
+                if obj is None:
+                    continue
+                index += 1  # the record appended after the cut one, on its line (counted as NULs' are)
+                stats.records += 1
         if type(obj) is not dict:
             stats.non_object += 1
             continue
         if _SURROGATE.search(raw):  # only lines orjson refused (or without orjson) come here
             obj = without_lone_surrogates(obj)
         yield index, lineno, obj
+
+
+_GLUED_TRIES = 256
+"""How many object openings of a broken line :func:`_glued_record` tries, from its end."""
+
+
+def _glued_record(raw: bytes) -> dict | None:
+    """The whole record a broken line ends with: a process killed while it appended a line (kill
+    -9, OOM, a Remote-SSH tunnel that dropped) leaves the start of a record and no newline, and the
+    next append (the session resumed, in the same file) writes its record right after it, so one
+    line holds a cut record and a whole one: ``{"type":"pr-link","sessionId":"…","prNu{"parentUuid"
+    :…}`` (anthropics/claude-code issue #52387, CLI 2.1.118; github/copilot-cli issue #4098 shows the
+    same in another CLI's log). The line was skipped as broken, and the whole record with it: a
+    tool's result, so its command read as never answered. Each ``{"`` of the line is tried, from
+    the end, for an object that runs to the line's end (one nested in the whole record ends before
+    it); the first one found is that record. None when there is none (a line cut at the file's
+    end, a line broken otherwise). Only broken lines come here."""
+    try:
+        text = raw.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return None
+    text = text.rstrip(" \t\n\r")
+    scan = _DECODER.scan_once
+    end = len(text)
+    pos = text.rfind('{"', 0, end)
+    for _ in range(_GLUED_TRIES):
+        if pos <= 0:
+            return None
+        try:
+            obj, stop = scan(text, pos)
+        except (ValueError, StopIteration, RecursionError):
+            obj, stop = None, -1
+        if stop == end and type(obj) is dict:
+            return obj
+        pos = text.rfind('{"', 0, pos)
+    return None
 
 
 _SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")

@@ -27,7 +27,7 @@ from spec_debug.session.formats.common import (
     shell_command,
     stream_result,
 )
-from spec_debug.session.formats.compressed import transcript_stem
+from spec_debug.session.formats.compressed import DAMAGE, SUFFIXES, open_transcript, transcript_stem
 from spec_debug.session.formats.instants import stamp
 from spec_debug.session.reader import iter_json_records
 
@@ -1514,13 +1514,15 @@ def _persisted_output(text: str, transcript: str) -> str | None:
     parts = m.group(1).replace("\\", "/").rsplit("/", 3)
     name = parts[-1]
     folder = _session_folder(Path(transcript))
-    path = folder / "tool-results" / name
+    path = _stored(folder / "tool-results" / name)
     if len(parts) == 4 and parts[-2] == "tool-results" and parts[-3] not in (folder.name, "", ".", "..") \
             and not path.is_file():
         # A resumed session's file starts with the lines it copied from the one it resumed
         # (`claude --resume`: their sessionId kept), whose outputs were saved in that
         # session's folder, beside this one: the marker names it (<sessionId>/tool-results/)
-        path = folder.parent / parts[-3] / "tool-results" / name
+        path = _stored(folder.parent / parts[-3] / "tool-results" / name)
+    if path.name != name:
+        return _packed_output(path)
     try:
         with open(path, "rb") as f:
             size = f.seek(0, 2)
@@ -1533,6 +1535,35 @@ def _persisted_output(text: str, transcript: str) -> str | None:
                 data = head + b"\n[...]\n" + f.read(PERSISTED_TAIL)
     except OSError:
         return None
+    return data.decode("utf-8", "replace")
+
+
+def _stored(path: Path) -> Path:
+    """``path``, or its compressed copy where only that is on disk (``tool-results/toolu_….txt.gz``
+    of a project folder archived with ``gzip -r``, which the session files are read from too)."""
+    if path.is_file():
+        return path
+    return next((packed for suffix in SUFFIXES if (packed := path.with_name(path.name + suffix)).is_file()), path)
+
+
+def _packed_output(path: Path) -> str | None:
+    """:func:`_persisted_output`'s head and tail of a compressed saved output, read decompressed
+    (was: no file by the marker's name, so the preview alone: a traceback past it was lost)."""
+    head, tail, size = b"", bytearray(), 0
+    try:
+        with open_transcript(path) as f:
+            head = f.read(PERSISTED_HEAD)
+            size = len(head)
+            while block := f.read(1 << 20):
+                size += len(block)
+                tail += block
+                if len(tail) > 2 * PERSISTED_TAIL:
+                    del tail[:-PERSISTED_TAIL]
+    except DAMAGE:
+        if not head:
+            return None  # what came before damage is kept, as read_head keeps it
+    data = head + b"\n[...]\n" + bytes(tail[-PERSISTED_TAIL:]) if size > PERSISTED_HEAD + PERSISTED_TAIL \
+        else head + bytes(tail)
     return data.decode("utf-8", "replace")
 
 

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spec_debug.session.events import ReadStats
-from spec_debug.session.formats.compressed import SUFFIXES, read_head, transcript_stem
+from spec_debug.session.formats.compressed import (
+    DAMAGE, SUFFIXES, open_transcript, read_head, transcript_stem, unpacked_name,
+)
 from spec_debug.session.reader import iter_json_records
 
 _FIRST_LINES = 200
@@ -379,10 +381,13 @@ def _workflow_runs(folder: Path, run_agents: dict[str, list[str]]) -> dict[str, 
     workflows = folder / "subagents" / "workflows"
     run_ids = set(run_agents)
     if workflows.is_dir():
-        run_ids.update(p.name for p in workflows.iterdir() if (p / "journal.jsonl").is_file())
+        run_ids.update(p.name for p in workflows.iterdir() if _on_disk(p / "journal.jsonl") is not None)
     snapshots = folder / "workflows"
     if snapshots.is_dir():
-        run_ids.update(p.stem for p in snapshots.glob("*.json"))
+        # (and their compressed copies, gzip -r over the project: a run that failed before starting
+        # an agent has its snapshot alone, and read as missing, was "missing", not "failed")
+        run_ids.update(name[:-5] for p in snapshots.iterdir()
+                       if (name := unpacked_name(p.name)).endswith(".json") and len(name) > 5 and p.is_file())
     for run_id in sorted(run_ids):
         run_dir = workflows / run_id
         started, finished = _journal(run_dir / "journal.jsonl")
@@ -401,8 +406,9 @@ def _journal(path: Path) -> tuple[set[str], set[str]]:
     """Agent ids a run's ``journal.jsonl`` says were started, and those with a result."""
     started: set[str] = set()
     finished: set[str] = set()
+    path = _on_disk(path) or path
     try:
-        with open(path, "rb") as f:
+        with open_transcript(path) as f:
             for raw in f:
                 try:
                     row = json.loads(raw)
@@ -410,16 +416,19 @@ def _journal(path: Path) -> tuple[set[str], set[str]]:
                     continue  # the line being written, or a broken one
                 if isinstance(row, dict) and isinstance(row.get("agentId"), str):
                     (finished if row.get("type") == "result" else started).add(row["agentId"])
-    except OSError:
+    except DAMAGE:  # OSError, and a cut or corrupt compressed stream: the rows read so far stand
         pass
     return started | finished, finished
 
 
 def first_prompt(path: Path) -> str | None:
     """The prompt a sub-agent's file opens with: the text of its first ``user`` line (a string,
-    or the text blocks of a list), looked for in its first few lines; None when there is none."""
+    or the text blocks of a list), looked for in its first few lines; None when there is none.
+    A compressed file (``gzip -r`` over a project folder) is read decompressed: read as it was
+    stored, no line was JSON, so the CLI's warmup agents were kept as agents of their own and a
+    sub-agent linked by its prompt alone was a root agent."""
     try:
-        with path.open("rb") as f:
+        with open_transcript(path) as f:
             for _ in range(_PROMPT_LINES):
                 raw = f.readline(_MAX_PROMPT_LINE)
                 if not raw:
@@ -439,7 +448,7 @@ def first_prompt(path: Path) -> str | None:
                              if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
                     return "\n".join(texts) if texts else None
                 return None
-    except OSError:
+    except DAMAGE:  # OSError, and a cut or corrupt compressed stream
         return None
     return None
 
@@ -450,16 +459,37 @@ _MAX_PROMPT_LINE = 4 << 20
 
 
 def read_meta(path: Path) -> dict:
+    """The JSON object of a sidecar (``agent-<id>.meta.json``, a Workflow snapshot), or of its
+    compressed copy where only that is on disk: ``gzip -r`` over a project folder makes each
+    ``.meta.json`` a ``.meta.json.gz`` too. Read as missing, every nested sub-agent lost its link
+    (``toolUseId``, the only one at every depth): one whose spawner was read after it was a root
+    agent, its status guessed. ``{}`` when there is none, or it is no JSON object."""
     try:
-        if path.stat().st_size > 1 << 20:
+        if not path.is_file():
+            packed = _on_disk(path)
+            if packed is None:
+                return {}
+            data = read_head(packed, (1 << 20) + 1)
+        else:
+            if path.stat().st_size > 1 << 20:
+                return {}
+            data = path.read_bytes()
+        if len(data) > 1 << 20:
             return {}
         # From bytes, which json.loads decodes by their byte-order mark: a sidecar rewritten on
         # Windows starts with one (PowerShell 5's Set-Content -Encoding UTF8 writes UTF-8 with a
         # BOM, Out-File UTF-16LE), which json.loads refuses at the start of a str
-        value = json.loads(path.read_bytes())
+        value = json.loads(data)
     except (OSError, ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}
+
+
+def _on_disk(path: Path) -> Path | None:
+    """``path``, else its compressed copy (``.gz``, ...: ``gzip -r`` over a project folder), else None."""
+    if path.is_file():
+        return path
+    return next((p for suffix in SUFFIXES if (p := path.with_name(path.name + suffix)).is_file()), None)
 
 
 def _names_session(path: Path, session_id: str) -> bool:

@@ -189,21 +189,40 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
     adopted = _orphaned(history_files)
     leftovers = iter([*(agent_id for agent_id in own_files if agent_id not in read_elsewhere),
                       *(agent_id for agent_id in adopted if agent_id not in files)])
+    # Leftovers no spawn read so far gave the prompt of: their spawner may be a leftover still to
+    # be read (a chain of sub-agents without sidecars, each linked by its prompt alone, whose
+    # files' order is not the spawning order), so they wait until the others are read.
+    waiting: list[str] = []
+    prompts: dict[str, int | None] = {}  # a waiting agent's first prompt, read once
     while True:
         if queue:
             agent_id = queue.popleft()
         else:
             agent_id = next((a for a in leftovers if a not in read), None)
-            if agent_id is None:
-                break
+            last_try = agent_id is None
+            if last_try:
+                waiting = [a for a in waiting if a not in read]  # linked since, by a result or a sidecar
+                if not waiting:
+                    break
+                # none of the rest can be read first: one a spawn read since gave its prompt, else the first
+                given: dict[int, int] = {}
+                for _, spawn, _, _ in unlinked.values():
+                    given[spawn.prompt_key] = given.get(spawn.prompt_key, 0) + 1
+                agent_id = next((a for a in waiting if given.get(prompts.get(a)) == 1), waiting[0])
+                waiting.remove(agent_id)
             files.setdefault(agent_id, adopted.get(agent_id))
-            read.add(agent_id)  # before its run is linked: that queues the run's other agents
             run_id = files[agent_id][2]
+            call_id = None if run_id is not None else _spawned_by_prompt(files[agent_id][0], unlinked, prompts,
+                                                                         agent_id)
+            if run_id is None and call_id is None and not last_try:
+                waiting.append(agent_id)
+                continue
+            read.add(agent_id)  # before its run is linked: that queues the run's other agents
             if run_id is not None:
                 # A run nothing in the trunk launched (a trunk cut short): the agent still
                 # hangs under its run, whose spawner is unknown, rather than looking like a trunk.
                 link_run(run_id, None, None, None)
-            elif (call_id := _spawned_by_prompt(files[agent_id][0], unlinked)) is not None:
+            elif call_id is not None:
                 # Its meta.json is gone or damaged (a copy that took the *.jsonl alone) and its
                 # spawn's result names no agent (a nested spawn's never does): the call that
                 # gave the very prompt its file opens with started it (was an orphan agent with
@@ -310,16 +329,22 @@ def _after_head(events: Iterator[Event], head: int, by_tool_use: dict[str, str],
             spawned.add(ev.agent_ref)
 
 
-def _spawned_by_prompt(path: Path, unlinked: dict[str, tuple]) -> str | None:
+def _spawned_by_prompt(path: Path, unlinked: dict[str, tuple], keys: dict[str, int | None] | None = None,
+                       agent_id: str = "") -> str | None:
     """The one unlinked spawning call whose prompt is the first prompt of the sub-agent file
     ``path`` (the CLI opens a sub-agent's file with the prompt its call gave); None when no
-    call, or more than one, gave it."""
-    if not unlinked:
+    call, or more than one, gave it. ``keys`` keeps each agent's prompt, read once."""
+    if keys is not None and agent_id in keys:
+        key = keys[agent_id]
+    elif keys is None and not unlinked:
         return None
-    prompt = claude_layout.first_prompt(path)
-    if not prompt:
+    else:
+        prompt = claude_layout.first_prompt(path)
+        key = prompt_key(prompt) if prompt else None
+        if keys is not None:
+            keys[agent_id] = key  # (read when nothing is unlinked yet too: the agent may wait)
+    if key is None or not unlinked:
         return None
-    key = prompt_key(prompt)
     calls = [call for call, (_, spawn, _, _) in unlinked.items() if spawn.prompt_key == key]
     return calls[0] if len(calls) == 1 else None
 
