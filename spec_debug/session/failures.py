@@ -1227,6 +1227,7 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
         start = output.find("Traceback (most recent call last)", end if nl < 0 else min(end, nl + 1))
     kept = []
     chain: list[ErrorInfo] = []
+    chain_ends: list[int] = []  # where each link's exception line ends
     wrapped = False  # the last link of the chain is "raise ... from" (not "During handling")
     for i, (info, start, end) in enumerate(found):
         if info.file is not None and "pydantic" in info.file and _VALIDATOR_FRAME.search(info.file):
@@ -1240,19 +1241,25 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
         between = output[end:found[i + 1][1]] if i + 1 < len(found) else ""
         if len(between) < 600 and any(c in between for c in _CHAINED):
             chain.append(info)
+            chain_ends.append(end)
             wrapped = _CHAINED[1] in between
             continue
         error = _chain_error(chain, _classify(info), wrapped) if chain else _classify(info)
-        chain = []
-        if error.kind == "nccl" and error is info:
-            error.message = _with_last_error(error.message, output, end)
-        elif error is info and error.message[:1].isdigit() and (error.exception or "").endswith("ValidationError"):
-            error.message = _with_validation_detail(error, output, end)
-        elif error is info and error.message.endswith(":") and error.exception:
-            error.message = _with_next_line(error, output, end)
-        elif error is info and error.message.startswith(_WO_FAILED) and (error.exception or "").endswith(
-                "UnpicklingError"):
-            error.message = _with_weights_only_reason(error, output, end)
+        # the lines after the exception that reports the chain are its own: a cause's ("Last
+        # error:" under an NCCL error a handler's SystemExit followed) are under the cause, not
+        # under the chain's last traceback (was: a cause reported without them)
+        at = end if error is info else next((e for link, e in zip(chain, chain_ends) if link is error), None)
+        chain, chain_ends = [], []
+        if at is None:
+            pass
+        elif error.kind == "nccl":
+            error.message = _with_last_error(error.message, output, at)
+        elif error.message[:1].isdigit() and (error.exception or "").endswith("ValidationError"):
+            error.message = _with_validation_detail(error, output, at)
+        elif error.message.endswith(":") and error.exception:
+            error.message = _with_next_line(error, output, at)
+        elif error.message.startswith(_WO_FAILED) and (error.exception or "").endswith("UnpicklingError"):
+            error.message = _with_weights_only_reason(error, output, at)
         # The same exception at the same frame again is one failure printed twice: vLLM's
         # EngineCore logs its traceback ("ERROR ... [core.py] EngineCore failed to start.")
         # and multiprocessing then prints it raw ("Process EngineCore_0:"); every rank of a
