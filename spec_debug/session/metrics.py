@@ -70,6 +70,7 @@ def _reading(*labels: str) -> re.Pattern:
         return re.compile("".join(label + r"(\d+(?:,\d{3})*(?:\.\d+)?)" for label in labels))
 
 
+_GEN_TPUT_LABEL = "gen throughput (token/s): "
 _GEN_TPUT = _reading(r"gen throughput \(token/s\): ")
 _INPUT_TPUT = _reading(r"input throughput \(token/s\): ")
 _ACCEPT_LEN_LOG = _reading(r"accept len: ")
@@ -759,6 +760,12 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         # literal scans and a count of "/s" (19 us). Valid while ``text`` is ``source``.
         # (_decode_batches counted it when it says every "acc" is a reading's)
         only_readings = decode_lines > 0 and (only_accepts or text.count("/") == decode_lines)
+    elif "(token/s): " in text and (text.startswith(_GEN_TPUT_LABEL) or "\n" + _GEN_TPUT_LABEL in text):
+        # `grep -oE "accept len: [0-9.]+|gen throughput \(token/s\): [0-9.]+" server.log`: the
+        # Decode batch lines' readings without the lines, each at a line's start (was: the
+        # accept lengths read one by one and the throughputs not at all)
+        decode_lines, log_accepts, only_accepts = _decode_batches(text, found)
+        structured = decode_lines > 0
     # A character of the literal first (a memchr) wherever a text often lacks one: here "P" (prose
     # seldom has it) and ":" (most prose none) before the literal scans (~1 us per 500 characters each).
     # ("Prefill batch [1839], #new-seq: ..." with SGLANG_LOG_FORWARD_ITERS: see _FORWARD_ITER)
@@ -1078,6 +1085,8 @@ def _spec_decode_readings(text: str) -> tuple[tuple[str, ...], tuple[str, ...], 
     read after the same label. Tried only where the first Decode batch line has an "accept len: "
     (a server without speculation logs none: its log is spared the scan)."""
     first = text.find("Decode batch")
+    if first < 0:
+        return None
     line_end = text.find("\n", first)
     if text.find("accept len: ", first, line_end if line_end >= 0 else len(text)) < 0:
         return None
