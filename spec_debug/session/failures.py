@@ -1227,6 +1227,7 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
         start = output.find("Traceback (most recent call last)", end if nl < 0 else min(end, nl + 1))
     kept = []
     chain: list[ErrorInfo] = []
+    chain_ends: list[int] = []  # where each link's exception line ends
     wrapped = False  # the last link of the chain is "raise ... from" (not "During handling")
     for i, (info, start, end) in enumerate(found):
         if info.file is not None and "pydantic" in info.file and _VALIDATOR_FRAME.search(info.file):
@@ -1240,19 +1241,17 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
         between = output[end:found[i + 1][1]] if i + 1 < len(found) else ""
         if len(between) < 600 and any(c in between for c in _CHAINED):
             chain.append(info)
+            chain_ends.append(end)
             wrapped = _CHAINED[1] in between
             continue
         error = _chain_error(chain, _classify(info), wrapped) if chain else _classify(info)
-        chain = []
-        if error.kind == "nccl" and error is info:
-            error.message = _with_last_error(error.message, output, end)
-        elif error is info and error.message[:1].isdigit() and (error.exception or "").endswith("ValidationError"):
-            error.message = _with_validation_detail(error, output, end)
-        elif error is info and error.message.endswith(":") and error.exception:
-            error.message = _with_next_line(error, output, end)
-        elif error is info and error.message.startswith(_WO_FAILED) and (error.exception or "").endswith(
-                "UnpicklingError"):
-            error.message = _with_weights_only_reason(error, output, end)
+        # the lines after the exception that reports the chain are its own: a cause's ("Last
+        # error:" under an NCCL error a handler's SystemExit followed) are under the cause, not
+        # under the chain's last traceback (was: a cause reported without them)
+        at = end if error is info else next((e for link, e in zip(chain, chain_ends) if link is error), None)
+        chain, chain_ends = [], []
+        if at is not None:
+            _with_detail(error, output, at)
         # The same exception at the same frame again is one failure printed twice: vLLM's
         # EngineCore logs its traceback ("ERROR ... [core.py] EngineCore failed to start.")
         # and multiprocessing then prints it raw ("Process EngineCore_0:"); every rank of a
@@ -1260,6 +1259,20 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
         if error not in kept:
             kept.append(error)
     return kept
+
+
+def _with_detail(error: ErrorInfo, output: str, at: int) -> None:
+    """``error``'s message with what its exception printed on the lines after its own, which
+    end at ``at``: NCCL's "Last error:", a ValidationError's fields, the line a message ending in
+    ":" introduces, the reason a weights-only load failed."""
+    if error.kind == "nccl":
+        error.message = _with_last_error(error.message, output, at)
+    elif error.message[:1].isdigit() and (error.exception or "").endswith("ValidationError"):
+        error.message = _with_validation_detail(error, output, at)
+    elif error.message.endswith(":") and error.exception:
+        error.message = _with_next_line(error, output, at)
+    elif error.message.startswith(_WO_FAILED) and (error.exception or "").endswith("UnpicklingError"):
+        error.message = _with_weights_only_reason(error, output, at)
 
 
 # pydantic raises its ValidationError from its own frame, the validator's call: "pydantic/main.py",
@@ -1562,6 +1575,7 @@ def _headless_traceback(output: str) -> ErrorInfo | None:
     does; frames with no exception line after them (a logger's "Stack (most recent call
     last):", a cut in the middle) are none."""
     at = output.find('File "')
+    prefixed = 3  # tries under a log prefix (each reads on to the prefix's last line: a whole log)
     for _ in range(20):
         if at < 0:
             return None
@@ -1573,9 +1587,29 @@ def _headless_traceback(output: str) -> ErrorInfo | None:
                 return None
             if not info.message and info.exception.endswith("ChildFailedError"):
                 info = _child_failed(info, text, end)  # (torchrun's report under it, as a whole traceback's)
-            return _classify(info)
+            _with_detail(_classify(info), text, end)  # (the lines its exception printed, as a whole one's)
+            return info
+        if prefixed and output.startswith("  ", at - 2) and (margin := output[line_start:at - 2]).endswith(" ") \
+                and margin.rstrip()[-1:] in _MARGIN_ENDS and len(margin) <= 200:
+            prefixed -= 1
+            # a log prefix on every line ("[rank0]: " of torchrun's ranks, a vLLM worker's
+            # "(VllmWorker rank=0 pid=7) ERROR ... [multiproc_executor.py:470] "): the header as
+            # the prefixed traceback had it, so its frames and exception line are read under the
+            # prefix (was: `tail -n 20` of a TP server's log read as its first line, a source line)
+            text = margin + _HEADER + "\n" + output[line_start:]
+            info, end = _one_traceback(text, len(margin))
+            if info.exception is not None and _HEADLESS_EXC.match(info.exception):
+                if not info.message and info.exception.endswith("ChildFailedError"):
+                    info = _child_failed(info, text, end)
+                _with_detail(_classify(info), text, end)
+                return info
         at = output.find('File "', at + 6)
     return None
+
+
+_MARGIN_ENDS = (":", "]", "|", ")")
+"""How a log prefix before each line of a traceback ends: torchrun's ``[rank0]:``, a logger's
+``[core.py:586]``, docker compose's ``sglang-1  |``, Ray's ``(WorkerDict pid=N)``."""
 
 
 def _chain_error(causes: list[ErrorInfo], raised: ErrorInfo, wrapped: bool = True) -> ErrorInfo:

@@ -70,6 +70,7 @@ def _reading(*labels: str) -> re.Pattern:
         return re.compile("".join(label + r"(\d+(?:,\d{3})*(?:\.\d+)?)" for label in labels))
 
 
+_GEN_TPUT_LABEL = "gen throughput (token/s): "
 _GEN_TPUT = _reading(r"gen throughput \(token/s\): ")
 _INPUT_TPUT = _reading(r"input throughput \(token/s\): ")
 _ACCEPT_LEN_LOG = _reading(r"accept len: ")
@@ -108,7 +109,12 @@ _VLLM_V0_DRAFT_RATE = _reading(r"Speculative metrics: Draft acceptance rate: ")
 # The same line's counters (cumulative): a verify step drafts k tokens and emits the accepted ones
 # plus one, so the tokens a step keeps, the accept length, are emitted / (drafted / k), what its
 # "System efficiency" (emitted over (k + 1) a step) says times k + 1 (vllm/spec_decode/metrics.py).
-_VLLM_V0_COUNTS = re.compile(r"Number of speculative tokens: (\d+), Number of accepted tokens: \d+, "
+# The counters are the server's totals since it started (the rejection sampler adds each step's
+# to num_accepted_tokens, num_emitted_tokens, num_draft_tokens and never resets them;
+# AsyncMetricsCollector logs those totals): a line's rate is already the run's so far, and the
+# last line the whole run's.
+_VLLM_V0_COUNTS = re.compile(r"Draft acceptance rate: (\d+(?:\.\d+)?|nan), System efficiency: [^,\n]*, "
+                             r"Number of speculative tokens: (\d+), Number of accepted tokens: (\d+), "
                              r"Number of draft tokens: (\d+), Number of emitted tokens: (\d+)")
 # The vLLM readings that are not decode throughput, cut out before the prose scan reads
 # every "N tokens/s"; the per-position rates are not the mean acceptance rate either. A diffusion
@@ -754,6 +760,12 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         # literal scans and a count of "/s" (19 us). Valid while ``text`` is ``source``.
         # (_decode_batches counted it when it says every "acc" is a reading's)
         only_readings = decode_lines > 0 and (only_accepts or text.count("/") == decode_lines)
+    elif "(token/s): " in text and (text.startswith(_GEN_TPUT_LABEL) or "\n" + _GEN_TPUT_LABEL in text):
+        # `grep -oE "accept len: [0-9.]+|gen throughput \(token/s\): [0-9.]+" server.log`: the
+        # Decode batch lines' readings without the lines, each at a line's start (was: the
+        # accept lengths read one by one and the throughputs not at all)
+        decode_lines, log_accepts, only_accepts = _decode_batches(text, found)
+        structured = decode_lines > 0
     # A character of the literal first (a memchr) wherever a text often lacks one: here "P" (prose
     # seldom has it) and ":" (most prose none) before the literal scans (~1 us per 500 characters each).
     # ("Prefill batch [1839], #new-seq: ..." with SGLANG_LOG_FORWARD_ITERS: see _FORWARD_ITER)
@@ -1073,6 +1085,8 @@ def _spec_decode_readings(text: str) -> tuple[tuple[str, ...], tuple[str, ...], 
     read after the same label. Tried only where the first Decode batch line has an "accept len: "
     (a server without speculation logs none: its log is spared the scan)."""
     first = text.find("Decode batch")
+    if first < 0:
+        return None
     line_end = text.find("\n", first)
     if text.find("accept len: ", first, line_end if line_end >= 0 else len(text)) < 0:
         return None
@@ -1340,6 +1354,7 @@ def _vllm_stats(text: str, found: list[Metric]) -> bool:
     if "metrics: Draft" in text:
         rates += [number(v) for v in _VLLM_RATE_FIRST.findall(text)]
     v0_rates = [number(v) for v in _VLLM_V0_DRAFT_RATE.findall(text)] if "Speculative metrics: " in text else []
+    v0 = _vllm_v0_totals(text) if v0_rates else None
     engines = _vllm_engine_sums(text) if gens and "Engine 001: " in text else None
     if engines is not None:
         found.append(Metric("throughput", engines[0], "tok/s", engines[2]))
@@ -1357,20 +1372,42 @@ def _vllm_stats(text: str, found: list[Metric]) -> bool:
         found.append(Metric("accept_length", weighted[0], "tokens", _vllm_ctx("SpecDecoding", lens) + _BY_DRAFTS))
     elif lens:
         found.append(Metric("accept_length", round(sum(lens) / len(lens), 3), "tokens", _vllm_ctx("SpecDecoding", lens)))
-    elif v0_rates:
-        v0_lens = [int(emitted) * int(k) / int(drafted) for k, drafted, emitted in _VLLM_V0_COUNTS.findall(text)
-                   if int(k) and int(drafted)]
-        if v0_lens:
-            found.append(Metric("accept_length", round(sum(v0_lens) / len(v0_lens), 3), "tokens",
-                                _vllm_ctx("Speculative metrics", v0_lens)))
+    elif v0 is not None:
+        found.append(Metric("accept_length", v0[0], "tokens", v0[2]))
     if weighted[1] is not None:
         found.append(Metric("accept_rate", weighted[1], "%", _vllm_ctx("SpecDecoding", rates) + _BY_DRAFTS))
     elif rates:
         found.append(Metric("accept_rate", round(sum(rates) / len(rates), 2), "%", _vllm_ctx("SpecDecoding", rates)))
     elif v0_rates:
-        found.append(Metric("accept_rate", round(sum(v0_rates) / len(v0_rates), 3), "ratio",
-                            _vllm_ctx("Speculative metrics", v0_rates)))
+        if v0 is not None:
+            found.append(Metric("accept_rate", v0[1], "ratio", v0[2]))
+        else:
+            found.append(Metric("accept_rate", round(sum(v0_rates) / len(v0_rates), 3), "ratio",
+                                _vllm_ctx("Speculative metrics", v0_rates)))
     return bool(gens or prompts or lens or rates or v0_rates)
+
+
+def _vllm_v0_totals(text: str) -> tuple[float, float, str] | None:
+    """The accept length and rate of vLLM V0's "Speculative metrics" lines, from their counters:
+    each line holds the server's totals so far, so a run's reading is its last line (a mean of the
+    lines weighed the first minutes, warm-up included, as much as the hours after them). Totals
+    that fall start another server's run: each run's last line counts, by its drafts."""
+    rows = [(float(rate), int(k), int(drafted), int(emitted))
+            for rate, k, _, drafted, emitted in _VLLM_V0_COUNTS.findall(text) if rate != "nan"]
+    rows = [row for row in rows if row[1] and row[2]]
+    if not rows:
+        return None
+    runs = [row for row, after in zip(rows, rows[1:]) if after[2] < row[2]] + [rows[-1]]
+    steps = sum(drafted / k for _, k, drafted, _ in runs)
+    length = round(sum(emitted for *_, emitted in runs) / steps, 3)
+    # the rate as vLLM printed it (accepted / drafted of the totals), each run's by its drafts
+    rate = round(sum(rate * drafted for rate, _, drafted, _ in runs) / sum(drafted for _, _, drafted, _ in runs), 3)
+    ctx = "vLLM Speculative metrics stats, running totals of 1 line" if len(rows) == 1 else \
+        f"vLLM Speculative metrics stats, running totals of the last of {len(rows)} lines"
+    if len(runs) > 1:
+        ctx = f"vLLM Speculative metrics stats, running totals of the last line of each of {len(runs)} runs " \
+              f"({len(rows)} lines)"
+    return length, rate, ctx
 
 
 def _server_info(text: str, found: list[Metric]) -> bool:
