@@ -1272,6 +1272,13 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                         cwd=items.folder_of(args) if command is not None and host is None else None)
     elif role in _RESULT_ROLES:
         call_id = message.get("tool_call_id") or None  # "" is no id (as a call's, above)
+        if isinstance(call_id, str) and unanswered and call_id not in call_names:
+            # An id no call has: the client answered under an id of its own (one it regenerated or
+            # transformed after the server's reply: cloudflare/ai PR #384, NousResearch/hermes-agent
+            # PR #4534), which a server that checks no ids (vLLM, SGLang) runs on. Read as an id, the
+            # output belonged to no command and the call waiting for it kept none; it answers the
+            # reply's calls in order, as a result with no id does.
+            call_id = None
         if isinstance(call_id, str):
             if unanswered and call_id in unanswered:
                 unanswered.remove(call_id)
