@@ -280,9 +280,10 @@ def _external_end(head: str) -> str | None:
     return end if head.rstrip().endswith(end) else None
 
 
-_ENV_CWD = re.compile(r"<cwd>\s*(/[^<\n]*?)\s*</cwd>")
+_ENV_CWD = re.compile(r"<cwd>\s*((?:/|[A-Za-z]:[\\/]|\\\\)[^<\n]*?)\s*</cwd>")
 """The working folder in Codex's ``<environment_context>`` message (openai/codex codex-rs/core
-environment_context.rs serialises ``cwd`` as ``<cwd>…</cwd>``); absolute paths only."""
+environment_context.rs serialises ``cwd`` as ``<cwd>…</cwd>``); absolute paths only, a Windows
+one (``C:\\Users\\dev\\sglang``, a UNC share) too: the native Windows CLI's."""
 _USER_SHELL = re.compile(r"^\s*<user_shell_command>\s*<command>\n?(.*?)\n?</command>\s*<result>\n?(.*?)\n?</result>",
                          re.DOTALL)
 """A command the person ran themselves with ``!`` in the TUI, handed to the model as a user
