@@ -1002,8 +1002,13 @@ def _as_resent(message: object) -> object:
         message = {key: value for key, value in message.items() if key not in _SERVER_ONLY}
     if isinstance(message, dict) and isinstance(message.get("tool_calls"), list):
         # a call's empty id, as the client sends back a streamed answer's call whose id was ""
-        # (Gemini's, LM Studio's), is the none its stream gave (formats.chat_stream)
-        message = {**message, "tool_calls": [filled(call) for call in message["tool_calls"]]}
+        # (Gemini's, LM Studio's), is the none its stream gave (formats.chat_stream); and a call's
+        # id at all: clients that regenerate the ids each time they build the history send the
+        # same calls under new ones (cloudflare/ai PR #384), which read as new calls ran each
+        # earlier command again at every turn
+        message = {**message, "tool_calls": [_without_id(filled(call)) for call in message["tool_calls"]]}
+    if isinstance(message, dict) and isinstance(message.get("tool_call_id"), str) and message.get("role") in _RESULT_ROLES:
+        message = {key: value for key, value in message.items() if key != "tool_call_id"}
     if isinstance(message, dict) and isinstance(message.get("content"), list):
         # blocks too: an Anthropic answer dumped whole has "citations": null in its text blocks,
         # which the request that sends it back need not; and a prompt-cache breakpoint is no part
@@ -1018,6 +1023,10 @@ def _as_resent(message: object) -> object:
             and only["type"] == "text" else None
         message = {**message, "content": text if isinstance(text, str) else blocks}
     return message
+
+
+def _without_id(call: object) -> object:
+    return {key: value for key, value in call.items() if key != "id"} if isinstance(call, dict) else call
 
 
 def _without_breakpoint(block: object) -> object:
