@@ -28,6 +28,7 @@ error of the session; the last chunk of ``stream_options.include_usage`` (no cho
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -60,6 +61,13 @@ class _Call:
         if isinstance(fn.get("arguments"), str):
             self.arguments.append(fn["arguments"])
 
+    def whole(self) -> bool:
+        """The arguments read so far are one whole JSON object."""
+        try:
+            return isinstance(json.loads("".join(self.arguments)), dict)
+        except ValueError:
+            return False
+
 
 @dataclass
 class _Choice:
@@ -68,6 +76,8 @@ class _Choice:
     refusal: list[str] = field(default_factory=list)
     transcript: list[str] = field(default_factory=list)  # a spoken reply's words (delta.audio.transcript)
     calls: dict[int, _Call] = field(default_factory=dict)
+    _split: dict[int, int] = field(default_factory=dict)
+    """A server's call index -> the call its pieces now go to, where it gave several calls one index."""
     legacy: _Call | None = None  # the deprecated delta.function_call (a request made with functions=)
     finished: bool = False
 
@@ -93,13 +103,26 @@ class _Choice:
     def _call(self, piece: dict) -> None:
         index = piece.get("index")
         given = piece.get("id") if isinstance(piece.get("id"), str) and piece["id"] else None
+        fn = piece.get("function") if isinstance(piece.get("function"), dict) else {}
         if type(index) is not int:
             # No index (some OpenAI-compatible servers): a new id opens a call, else the last one goes on
             known = any(c.id == given for c in self.calls.values())
             index = len(self.calls) if (given and not known) or not self.calls else next(reversed(self.calls))
+        else:
+            index = self._split.get(index, index)
+            current = self.calls.get(index)
+            if given and current is not None and current.id and current.id != given \
+                    and isinstance(fn.get("name"), str) and fn["name"] and current.whole():
+                # Parallel calls all streamed under index 0, each under its own id (Ollama,
+                # ollama/ollama#15457; LiteLLM's and Plexus' Responses bridges, BerriAI/litellm#21331,
+                # mcowger/plexus#691): a new id with a name after a call whose arguments are whole
+                # opens the next call. Joined by index, as the SDK does, the calls were one, its
+                # arguments two objects back to back, and every call but the first was lost.
+                server_index, index = piece["index"], max(self.calls) + 1
+                self._split[server_index] = index
         call = self.calls.setdefault(index, _Call())
         call.id = call.id or given or ""
-        call.take(piece.get("function") if isinstance(piece.get("function"), dict) else {})
+        call.take(fn)
 
     def message(self, created: object) -> dict:
         message: dict = {"role": "assistant", "content": "".join(self.content) or None, "created": created}

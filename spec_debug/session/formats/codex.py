@@ -17,6 +17,7 @@ each item were a ``response_item`` payload.
 
 from __future__ import annotations
 
+import ntpath
 import posixpath
 import re
 from collections import OrderedDict
@@ -279,9 +280,10 @@ def _external_end(head: str) -> str | None:
     return end if head.rstrip().endswith(end) else None
 
 
-_ENV_CWD = re.compile(r"<cwd>\s*(/[^<\n]*?)\s*</cwd>")
+_ENV_CWD = re.compile(r"<cwd>\s*((?:/|[A-Za-z]:[\\/]|\\\\)[^<\n]*?)\s*</cwd>")
 """The working folder in Codex's ``<environment_context>`` message (openai/codex codex-rs/core
-environment_context.rs serialises ``cwd`` as ``<cwd>…</cwd>``); absolute paths only."""
+environment_context.rs serialises ``cwd`` as ``<cwd>…</cwd>``); absolute paths only, a Windows
+one (``C:\\Users\\dev\\sglang``, a UNC share) too: the native Windows CLI's."""
 _USER_SHELL = re.compile(r"^\s*<user_shell_command>\s*<command>\n?(.*?)\n?</command>\s*<result>\n?(.*?)\n?</result>",
                          re.DOTALL)
 """A command the person ran themselves with ``!`` in the TUI, handed to the model as a user
@@ -507,12 +509,21 @@ def _workdir(args) -> str | None:
 
 def _in_folder(workdir: str | None, folder: str | None) -> str | None:
     """Where a call ran: its own ``workdir``, read from the turn's folder when relative (Codex
-    resolves it so: codex-rs/core TurnContext::resolve_path, cwd.join), else the turn's folder."""
+    resolves it so: codex-rs/core TurnContext::resolve_path, cwd.join), else the turn's folder.
+    On Windows (the native CLI: a turn's ``cwd`` ``C:\\Users\\dev\\sglang``) a ``workdir`` with a drive
+    or a UNC share is absolute, a relative one joins with ``\\`` (Rust's ``Path::is_absolute``, ``join``
+    there); read as POSIX paths, ``C:\\repo\\python`` ran in ``C:\\repo/C:\\repo\\python``."""
     if workdir is None:
         return folder
-    if workdir.startswith("/") or folder is None:
+    if workdir.startswith("/") or folder is None or _WINDOWS_ABSOLUTE.match(workdir):
         return workdir
+    if _WINDOWS_ABSOLUTE.match(folder):
+        return ntpath.normpath(ntpath.join(folder, workdir))
     return posixpath.normpath(posixpath.join(folder, workdir))
+
+
+_WINDOWS_ABSOLUTE = re.compile(r"[A-Za-z]:[\\/]|\\\\")
+"""A Windows path that is absolute: a drive and its root (``C:\\``, ``C:/``), or a UNC share (``\\\\server``)."""
 
 
 _TURN_ENDS = frozenset({"task_complete", "turn_complete"})

@@ -136,9 +136,33 @@ def is_responses_exchange(obj: dict) -> bool:
         return False
     if obj.get("object") == "response" and isinstance(obj.get("output"), list):
         return True
+    if _prompt_request(obj) and any(key in obj for key in _RESPONSES_REQUEST_KEYS):
+        return True
     return any(isinstance(obj.get(key), list) and any(
         isinstance(v, dict) and (looks_like_item(v) or isinstance(v.get("role"), str) and v["role"] in ROLES)
         for v in obj[key][:8]) for key in ("input", "output"))
+
+
+_RESPONSES_REQUEST_KEYS = frozenset({"instructions", "previous_response_id", "conversation", "tools", "tool_choice",
+                                     "reasoning", "text", "max_output_tokens", "include", "parallel_tool_calls",
+                                     "truncation", "background", "store", "stream"})
+"""Parameters of a Responses API request (openai/openai-python ``types/responses/response_create_params.py``)
+that no request of another endpoint taking ``{model, input}`` has: an embeddings request is ``{model,
+input, encoding_format, dimensions, user}``, a moderation ``{model, input}``."""
+
+
+def _prompt_request(obj: dict) -> bool:
+    """A request body whose ``input`` is the prompt as one string, ``client.responses.create(model=...,
+    input="...")``, the SDK's and the API reference's first example (its ``input``: "Text, image, or
+    file inputs to the model", ``str | ResponseInputParam``)."""
+    return isinstance(obj.get("model"), str) and isinstance(obj.get("input"), str) and bool(obj["input"].strip())
+
+
+def _is_response_answer(answer: object) -> bool:
+    """A logged answer that is a Responses API response object (or an HTTP proxy's record of one)."""
+    if isinstance(answer, dict) and isinstance(answer.get("body"), dict):
+        answer = answer["body"]
+    return isinstance(answer, dict) and answer.get("object") == "response" and isinstance(answer.get("output"), list)
 
 
 def conversation(obj: dict) -> list | None:
@@ -194,7 +218,9 @@ def is_proxied_call(obj: dict) -> bool:
     if not isinstance(request, dict) or "role" in obj or "messages" in obj:
         return False
     body = request.get("body") if isinstance(request.get("body"), dict) else request
-    return isinstance(body.get("messages"), list) or is_responses_exchange(body)
+    # A request with only {model, input: "..."} is a Responses call when a response object answered it
+    return isinstance(body.get("messages"), list) or is_responses_exchange(body) \
+        or (_prompt_request(body) and _is_response_answer(obj.get("response")))
 
 
 def _proxied_call(request: dict, response: object) -> list:
@@ -206,7 +232,7 @@ def _proxied_call(request: dict, response: object) -> list:
     SingularityDAO-dev/tamashii-terminal). Each request resends the history, as a log of request
     bodies does (:func:`read`)."""
     body = request.get("body") if isinstance(request.get("body"), dict) else request
-    messages = conversation(body) or []
+    messages = conversation(body) or ([{"role": "user", "content": body["input"]}] if _prompt_request(body) else [])
     answer = response.get("body") if isinstance(response, dict) and "body" in response else response
     if isinstance(answer, str) and answer.lstrip().startswith("{"):
         try:
@@ -976,8 +1002,13 @@ def _as_resent(message: object) -> object:
         message = {key: value for key, value in message.items() if key not in _SERVER_ONLY}
     if isinstance(message, dict) and isinstance(message.get("tool_calls"), list):
         # a call's empty id, as the client sends back a streamed answer's call whose id was ""
-        # (Gemini's, LM Studio's), is the none its stream gave (formats.chat_stream)
-        message = {**message, "tool_calls": [filled(call) for call in message["tool_calls"]]}
+        # (Gemini's, LM Studio's), is the none its stream gave (formats.chat_stream); and a call's
+        # id at all: clients that regenerate the ids each time they build the history send the
+        # same calls under new ones (cloudflare/ai PR #384), which read as new calls ran each
+        # earlier command again at every turn
+        message = {**message, "tool_calls": [_without_id(filled(call)) for call in message["tool_calls"]]}
+    if isinstance(message, dict) and isinstance(message.get("tool_call_id"), str) and message.get("role") in _RESULT_ROLES:
+        message = {key: value for key, value in message.items() if key != "tool_call_id"}
     if isinstance(message, dict) and isinstance(message.get("content"), list):
         # blocks too: an Anthropic answer dumped whole has "citations": null in its text blocks,
         # which the request that sends it back need not; and a prompt-cache breakpoint is no part
@@ -992,6 +1023,10 @@ def _as_resent(message: object) -> object:
             and only["type"] == "text" else None
         message = {**message, "content": text if isinstance(text, str) else blocks}
     return message
+
+
+def _without_id(call: object) -> object:
+    return {key: value for key, value in call.items() if key != "id"} if isinstance(call, dict) else call
 
 
 def _without_breakpoint(block: object) -> object:
@@ -1246,6 +1281,13 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                         cwd=items.folder_of(args) if command is not None and host is None else None)
     elif role in _RESULT_ROLES:
         call_id = message.get("tool_call_id") or None  # "" is no id (as a call's, above)
+        if isinstance(call_id, str) and unanswered and call_id not in call_names:
+            # An id no call has: the client answered under an id of its own (one it regenerated or
+            # transformed after the server's reply: cloudflare/ai PR #384, NousResearch/hermes-agent
+            # PR #4534), which a server that checks no ids (vLLM, SGLang) runs on. Read as an id, the
+            # output belonged to no command and the call waiting for it kept none; it answers the
+            # reply's calls in order, as a result with no id does.
+            call_id = None
         if isinstance(call_id, str):
             if unanswered and call_id in unanswered:
                 unanswered.remove(call_id)
