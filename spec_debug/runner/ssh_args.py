@@ -51,6 +51,13 @@ _SSH_FLAGS_ALONE = frozenset("1246afgknqstvxACGKMNTVXYy")
 _SSH_FLAG_KEYWORDS = {"J": "proxyjump", "l": "user", "p": "port", "i": "identityfile", "I": "pkcs11provider", "P": "tag"}
 # -P is the Tag that `Match tagged` tests (OpenSSH 9.4+, ssh(1)); it was skipped, so the blocks
 # an inventory's `-P gpu` chose never applied.
+# Value flags that set their keyword over any value before them, -o or flag (ssh.c, main: case
+# 'b', 'B', 'c', 'm', 'S' assign it; recorded with OpenSSH_9.2p1 `ssh -G -o BindAddress=127.0.0.3
+# -b 127.0.0.2` -> bindaddress 127.0.0.2, and `-b A -b B` -> B). They were dropped: a
+# multi-homed login node's `ansible_ssh_extra_args: -b 10.1.0.5`, which its hosts' firewalls
+# let through, connected from another address and timed out; `-c`/`-m` (a cipher or MAC list)
+# and `-S` (the master's ControlPath) went unread likewise.
+_SSH_FLAG_LAST_WINS = {"b": "bindaddress", "B": "bindinterface", "c": "ciphers", "m": "macs", "S": "controlpath"}
 
 
 # ssh(1) ends an option's keyword at the first blank or `=`, and skips one `=` with the blanks
@@ -173,6 +180,8 @@ def _take_value(flag: str, value: str, options: dict[str, str], source: str, tex
                          hint="ssh(1) refuses it too; name every hop in one, separated by commas: -J jump1,jump2")
     elif flag == "i":
         added_up(options, "identityfile", value)
+    elif flag in _SSH_FLAG_LAST_WINS:
+        options[_SSH_FLAG_LAST_WINS[flag]] = value
     elif flag in _SSH_FLAG_KEYWORDS:
         options.setdefault(_SSH_FLAG_KEYWORDS[flag], value)
     elif flag == "F":
