@@ -178,6 +178,14 @@ def _take_value(flag: str, value: str, options: dict[str, str], source: str, tex
                  else f"in {text!r}")
         raise UsageError(f"{source}: -J {value}: only a single -J option is permitted {where}",
                          hint="ssh(1) refuses it too; name every hop in one, separated by commas: -J jump1,jump2")
+    elif flag == "J" and "proxycommand" in options:
+        # ssh.c, main, case 'J': "Cannot specify -J with ProxyCommand" once any -o ProxyCommand
+        # stands before it (`none` too), in this variable or an earlier one of the line. The
+        # ProxyCommand was used: a host whose extra args say `-J jump2` under a group's
+        # `-o ProxyCommand="ssh -W %h:%p bastion"` went through the bastion, where Ansible stops.
+        raise UsageError(f"{source}: -J {value}: Cannot specify -J with ProxyCommand (given before it: "
+                         f"{options['proxycommand']!r})",
+                         hint="ssh(1) refuses it too; keep one way to the host: drop the -o ProxyCommand or the -J")
     elif flag == "i":
         added_up(options, "identityfile", value)
     elif flag in _SSH_FLAG_LAST_WINS:
