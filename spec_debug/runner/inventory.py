@@ -66,7 +66,7 @@ from spec_debug.playbook.yaml_nodes import (
 )
 from spec_debug.runner.ansible_cfg import login_defaults_with_origin
 from spec_debug.runner.hosts import HostSpec, expand_host_pattern, ipv6_host
-from spec_debug.runner.ssh_args import added_up, merge_option, parse_ssh_args
+from spec_debug.runner.ssh_args import added_up, parse_ssh_args
 from spec_debug.store import packed_file
 
 _CONNECTION_VARS = {
@@ -1081,9 +1081,10 @@ def _spec(name: str, host_vars: dict[str, Any], path: str, origins: dict[str, st
     for key in _SSH_ARGS_VARS:
         value = host_vars.get(key)
         if isinstance(value, str) and value.strip():
-            for option, setting in parse_ssh_args(value, source=f"{source(key)}: host {name}: {key}").items():
-                # both SendEnv lists send and both lists' keys are tried, as two -o SendEnv and two -i do
-                merge_option(ssh_options, option, setting)
+            # read on from the variables before it, as ssh(1) reads the one command line Ansible
+            # makes of them: both SendEnv lists send and both lists' keys are tried, as two -o
+            # SendEnv and two -i do, and a later -a, -T or -F overrides an earlier -A, -t or -F
+            parse_ssh_args(value, source=f"{source(key)}: host {name}: {key}", after=ssh_options)
         if key == "ansible_ssh_args":
             # ssh_args stand before Ansible's own -o Port=, -o IdentityFile= and -o User= (ssh.py,
             # _build_command), and ssh(1) takes the first User and Port, and adds the key after

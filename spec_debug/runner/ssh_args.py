@@ -51,6 +51,13 @@ _SSH_FLAGS_ALONE = frozenset("1246afgknqstvxACGKMNTVXYy")
 _SSH_FLAG_KEYWORDS = {"J": "proxyjump", "l": "user", "p": "port", "i": "identityfile", "I": "pkcs11provider", "P": "tag"}
 # -P is the Tag that `Match tagged` tests (OpenSSH 9.4+, ssh(1)); it was skipped, so the blocks
 # an inventory's `-P gpu` chose never applied.
+# Value flags that set their keyword over any value before them, -o or flag (ssh.c, main: case
+# 'b', 'B', 'c', 'm', 'S' assign it; recorded with OpenSSH_9.2p1 `ssh -G -o BindAddress=127.0.0.3
+# -b 127.0.0.2` -> bindaddress 127.0.0.2, and `-b A -b B` -> B). They were dropped: a
+# multi-homed login node's `ansible_ssh_extra_args: -b 10.1.0.5`, which its hosts' firewalls
+# let through, connected from another address and timed out; `-c`/`-m` (a cipher or MAC list)
+# and `-S` (the master's ControlPath) went unread likewise.
+_SSH_FLAG_LAST_WINS = {"b": "bindaddress", "B": "bindinterface", "c": "ciphers", "m": "macs", "S": "controlpath"}
 
 
 # ssh(1) ends an option's keyword at the first blank or `=`, and skips one `=` with the blanks
@@ -82,19 +89,27 @@ def _refuse_unknown_keyword(key: str, option: str, options: dict[str, str], sour
                      hint=f"ssh(1) refuses it too; fix the keyword in {text!r}")
 
 
-def parse_ssh_args(text: str, *, source: str = "ssh arguments") -> dict[str, str]:
+def parse_ssh_args(text: str, *, source: str = "ssh arguments", after: dict[str, str] | None = None) -> dict[str, str]:
     """`-o ProxyCommand="ssh -W %h:%p bastion" -J jump -p 2222` -> ssh_config keywords and values.
 
     What Ansible inventories put in `ansible_ssh_common_args` / `ansible_ssh_extra_args`. As on
     ssh's command line the first value of a keyword wins; flags that do not change where or how
-    we connect (-A, -C, -v, -q, ...) are ignored, as are `-o` keywords we do not use; what
+    we connect (-C, -v, -q, ...) are ignored, as are `-o` keywords we do not use; what
     ssh(1) refuses (an unknown option letter, a bad port, a second -J) is refused.
+
+    `after`: the options of the words that stand before `text` on the same ssh(1) command line
+    (Ansible puts ssh_args, ssh_common_args and ssh_extra_args on one line, in that order),
+    read on from, and updated in place: a later -a, -T, -4/-6 or -F sets its option over an
+    earlier one, and a second -t forces a terminal, as ssh(1)'s getopt loop reads them. Merged
+    per variable with the first value winning, `ansible_ssh_args: -A` with a host's
+    `ansible_ssh_extra_args: -a` forwarded the agent to a host the user had kept it from.
     """
     try:
         words = shlex.split(text)
     except ValueError as exc:
         raise UsageError(f"{source}: {exc}: {text!r}") from None
-    options: dict[str, str] = {}
+    options: dict[str, str] = {} if after is None else after
+    earlier = frozenset(options)
     index = 0
     while index < len(words):
         word = words[index]
@@ -135,12 +150,14 @@ def parse_ssh_args(text: str, *, source: str = "ssh arguments") -> dict[str, str
             index += 1
         else:
             raise UsageError(f"{source}: -{flag} needs a value in {text!r}")
-        _take_value(flag, value, options, source, text)
+        _take_value(flag, value, options, source, text, earlier)
     return options
 
 
-def _take_value(flag: str, value: str, options: dict[str, str], source: str, text: str) -> None:
-    """One value flag's value into `options`, refused where ssh(1) refuses it."""
+def _take_value(flag: str, value: str, options: dict[str, str], source: str, text: str,
+                earlier: frozenset[str] = frozenset()) -> None:
+    """One value flag's value into `options`, refused where ssh(1) refuses it; `earlier`: the
+    keywords set by the words before `text` (parse_ssh_args' `after`)."""
     if flag == "o":
         key, rest = _keyword_and_value(value)
         keyword = key.lower()
@@ -156,11 +173,23 @@ def _take_value(flag: str, value: str, options: dict[str, str], source: str, tex
         raise UsageError(f"{source}: -p {value}: Bad port {value!r}", hint=BAD_PORT_HINT)
     elif flag == "J" and "proxyjump" in options:
         # ssh.c, main: "Only a single -J option is permitted (use commas to separate multiple
-        # jump hops)", also after -o ProxyJump.
-        raise UsageError(f"{source}: -J {value}: only a single -J option is permitted in {text!r}",
+        # jump hops)", also after -o ProxyJump, and after one in an earlier variable of the line.
+        where = (f"after ProxyJump {options['proxyjump']} in the ssh arguments before it" if "proxyjump" in earlier
+                 else f"in {text!r}")
+        raise UsageError(f"{source}: -J {value}: only a single -J option is permitted {where}",
                          hint="ssh(1) refuses it too; name every hop in one, separated by commas: -J jump1,jump2")
+    elif flag == "J" and "proxycommand" in options:
+        # ssh.c, main, case 'J': "Cannot specify -J with ProxyCommand" once any -o ProxyCommand
+        # stands before it (`none` too), in this variable or an earlier one of the line. The
+        # ProxyCommand was used: a host whose extra args say `-J jump2` under a group's
+        # `-o ProxyCommand="ssh -W %h:%p bastion"` went through the bastion, where Ansible stops.
+        raise UsageError(f"{source}: -J {value}: Cannot specify -J with ProxyCommand (given before it: "
+                         f"{options['proxycommand']!r})",
+                         hint="ssh(1) refuses it too; keep one way to the host: drop the -o ProxyCommand or the -J")
     elif flag == "i":
         added_up(options, "identityfile", value)
+    elif flag in _SSH_FLAG_LAST_WINS:
+        options[_SSH_FLAG_LAST_WINS[flag]] = value
     elif flag in _SSH_FLAG_KEYWORDS:
         options.setdefault(_SSH_FLAG_KEYWORDS[flag], value)
     elif flag == "F":

@@ -148,9 +148,17 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     # sshd refuses an account its AllowUsers/AllowGroups/DenyUsers/DenyGroups leave out with the
     # same "Permission denied" as a wrong key, whatever the key (openssh-portable: auth.c,
     # allowed_user); only its log says "not allowed because ...".
+    # sshd refuses a key whose type its PubkeyAcceptedAlgorithms leaves out with that same
+    # "Permission denied" (auth2-pubkey.c, userauth_pubkey: logs "signature algorithm
+    # ssh-ed25519 not in PubkeyAcceptedAlgorithms"); FIPS policies (RHEL's crypto-policies
+    # FIPS, STIG-hardened images) leave out ed25519. OpenSSH 9.2's server-sig-algs still lists
+    # ssh-ed25519 there, so only where every key offered was ed25519 is that type named.
+    refused_type = (", or not take ed25519 keys at all (PubkeyAcceptedAlgorithms without ssh-ed25519, as FIPS "
+                    "policies set it: its log says \"not in PubkeyAcceptedAlgorithms\"), where an RSA or ECDSA key "
+                    "logs in" if _ed25519_only(attempts.offered_types) else "")
     hint = (f"check User and IdentityFile in your ssh config; `{verbose_login_command(target)}` shows what ssh(1) offers; if ssh(1) is refused "
             f"too with the right key, the host's sshd may not let {target.user} in at all (AllowUsers, AllowGroups, "
-            "DenyUsers: its log says \"not allowed because\"): ask its admin")
+            f"DenyUsers: its log says \"not allowed because\"){refused_type}: ask its admin")
     if withheld is not None:
         if tried_keys or attempts.missing:
             tried += f"; {withheld}"
@@ -370,6 +378,11 @@ class _KeysNotAccepted(Exception):
         self.allowed = allowed
 
 
+def _ed25519_only(key_types: list[str]) -> bool:
+    """Whether every key offered was an ed25519 one (plain, security-key or certificate)."""
+    return bool(key_types) and all(name.startswith(("ssh-ed25519", "sk-ssh-ed25519")) for name in key_types)
+
+
 def _try_key(
     transport: paramiko.Transport, target: SSHTarget, key: paramiko.PKey, label: str, attempts: _Attempts, options: AuthOptions
 ) -> bool:
@@ -403,6 +416,7 @@ def _try_key(
         attempts.source_bound.append(label)
     attempts.tried.append(label)
     attempts.offered = True
+    attempts.offered_types.append(key.get_name())
     try:
         remaining = transport.auth_publickey(target.user, allow_sha1_rsa_signing(key))
     except paramiko.BadAuthenticationType as exc:

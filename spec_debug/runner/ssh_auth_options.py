@@ -66,6 +66,9 @@ class _Attempts:
     """An RSA key shorter than RequiredRSASize was skipped unoffered, as ssh(1) skips it."""
     stale_pubs: list[str] = field(default_factory=list)
     """Key files offered whose FILE.pub is another key's (ssh(1) offers the .pub's key and cannot sign)."""
+    offered_types: list[str] = field(default_factory=list)
+    """The key type of each key offered to the host (paramiko's get_name: `ssh-ed25519`, a
+    certificate's `ssh-ed25519-cert-v01@openssh.com`)."""
     type_left_out: bool = False
     """A key whose type PubkeyAcceptedAlgorithms leaves out was skipped unoffered, as ssh(1) skips it."""
     too_open: list[tuple[str, str]] = field(default_factory=list)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import os
+import pwd
 import re
 import socket
 import stat
@@ -59,10 +60,39 @@ def master_open(path: str) -> bool:
         return False
 
 
+def _passwd_home_path(path: str) -> str | None:
+    """path with the $HOME it starts with put as ssh(1) has it: the passwd database's home.
+    ssh(1) expands ControlPath's leading `~` and its %d with that home, not $HOME
+    (openssh-portable: misc.c, tilde_expand: getpwuid; ssh.c, main: pw->pw_dir for %d); under
+    `sudo -E`, a CI job or pod that sets HOME, or a site's HOME on scratch, `ControlPath
+    ~/.ssh/cm-%C` is another socket for ssh(1) than the one expanded here, and the master it
+    rides was not found. None where the two homes are one folder or path is not under $HOME."""
+    home = os.path.expanduser("~").rstrip("/")
+    try:
+        passwd_home = pwd.getpwuid(os.getuid()).pw_dir.rstrip("/")
+    except KeyError:
+        return None
+    if not home or not passwd_home or not path.startswith(home + "/") or os.path.realpath(home) == os.path.realpath(passwd_home):
+        return None
+    return passwd_home + path[len(home):]
+
+
+def _open_master(control_path: str) -> str | None:
+    """Where a master answers: control_path, else the same path under the passwd database's home."""
+    if master_open(control_path):
+        return control_path
+    elsewhere = _passwd_home_path(control_path)
+    return elsewhere if elsewhere is not None and master_open(elsewhere) else None
+
+
 def with_master_note(exc: TransportError, alias: str, control_path: str | None) -> TransportError:
     """A failed login's hint, first saying that `ssh ALIAS` goes through the master open at
-    control_path and so asks for nothing. A copy, as ssh_connect._said_with_name makes."""
-    if not isinstance(exc, AuthenticationError) or control_path is None or not master_open(control_path):
+    control_path (or where ssh(1) puts it: _passwd_home_path) and so asks for nothing. A copy,
+    as ssh_connect._said_with_name makes."""
+    if not isinstance(exc, AuthenticationError) or control_path is None:
+        return exc
+    control_path = _open_master(control_path)
+    if control_path is None:
         return exc
     note = (f"`ssh {alias}` logs in through the master connection ssh(1) keeps open at {control_path} (ControlMaster and "
             "ControlPath in your ssh config), so it asks for nothing while that connection lasts; spec-debug cannot share "
