@@ -1271,6 +1271,13 @@ _AUX_KEYS = (
 )
 
 
+# the fix of a SpecForge dump of the last layer only (see _read_record)
+_SPECFORGE_AUX_FIX = ("run SpecForge's scripts/prepare_hidden_states.py again with "
+                      "--enable-aux-hidden-states (and --aux-hidden-states-layers set to the "
+                      "draft's eagle_aux_hidden_state_layer_ids, when it names them) into a new "
+                      "--output-path: it skips every sample whose file is already there")
+
+
 def _aux_keys(data: dict) -> tuple[str, str, str] | None:
     both = [row for row in _AUX_KEYS if row[0] in data and row[1] in data]
     if both:
@@ -1316,13 +1323,29 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
     if keys is None and "hidden_state" in data and "input_ids" in data:
         # SafeAILab/EAGLE's EAGLE-1/2 data generation saves only the last layer
         # (eagle/ge_data/ge_data_all_*.py: input_ids, hidden_state, loss_mask) as
-        # `<outdir>/<index>/data_<i>.ckpt`, the names SpecForge uses
+        # `<outdir>/<index>/data_<i>.ckpt`, the names SpecForge uses; and so does SpecForge's
+        # own scripts/prepare_hidden_states.py (v0.1.0 to 2025-11) without
+        # --enable-aux-hidden-states, under rows_*/data_<i>.ckpt
         raise DataError(f"{path}: an EAGLE-1/EAGLE-2 training sample (input_ids, hidden_state, "
                         "loss_mask: the last layer's state only, as SafeAILab/EAGLE ge_data "
                         "writes it); an EAGLE-3 draft takes aux states of several layers",
                         hint="generate EAGLE-3 hidden states (SpecForge scripts/"
-                             "prepare_hidden_states.py, speculators' data generation)")
+                             "prepare_hidden_states.py, speculators' data generation); "
+                             "SpecForge's script itself writes these files when run without "
+                             "--enable-aux-hidden-states: " + _SPECFORGE_AUX_FIX)
     aux_key, last_key, data_format = keys or _AUX_KEYS[0]
+    if (data_format == "specforge" and aux_key in data and data[aux_key] is None
+            and data.get(last_key) is not None):
+        # SpecForge's prepare_hidden_states.py run without --enable-aux-hidden-states (a
+        # store_true flag, off unless given) saves its DataPoint with aux_hidden_state=None
+        # beside the last layer's state (scripts/prepare_hidden_states.py `asdict(data_point)`,
+        # 2025-11 to 2026-07): "missing ['aux_hidden_state'], found ['aux_hidden_state', ...]"
+        # named neither the cause nor the flag
+        raise DataError(f"{path}: aux_hidden_state is None, only the last layer's hidden_state "
+                        "was saved: SpecForge's scripts/prepare_hidden_states.py writes such "
+                        "files when run without --enable-aux-hidden-states (an EAGLE-1/EAGLE-2 "
+                        "sample); an EAGLE-3 draft takes the aux states of several layers",
+                        hint=_SPECFORGE_AUX_FIX)
     missing = {key for key in ("input_ids", aux_key) if data.get(key) is None}
     if missing:
         raise DataError(f"{path}: missing {sorted(missing)}, found {sorted(map(str, data))}")
