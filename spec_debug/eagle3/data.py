@@ -338,8 +338,21 @@ def _not_a_sample(path: Path, names: list[str]) -> DataError:
                          hint="pass the hidden-state dump as --data; a checkpoint goes to "
                               "--model (the draft) or --target")
     found = sorted(names)
-    return DataError(f"{path}: expected token_ids and hidden_states tensors, found "
-                     f"{found[:8]}" + (" ..." if len(found) > 8 else ""))
+    listed = f"{found[:8]}" + (" ..." if len(found) > 8 else "")
+    if "hidden_states" in names and not any(key in names for key in _TOKEN_KEYS):
+        # states kept and their ids dropped (a hand-written dumper, a conversion that kept
+        # the tensors it thought large): said as what is missing, with what to save
+        return DataError(f"{path}: expected token_ids and hidden_states tensors, found "
+                         f"{listed}: the states without the token ids they were computed from",
+                         hint=_NO_IDS_FIX)
+    return DataError(f"{path}: expected token_ids and hidden_states tensors, found {listed}")
+
+
+# the fix of a sample saved without its token ids: the draft embeds those tokens and each row
+# is scored against the next one, so nothing can stand in for them
+_NO_IDS_FIX = ("save each sample's token ids beside its states, the [T] ids the states were "
+               "computed from (token_ids in hs_<i>.safetensors, input_ids in a torch-saved "
+               "sample): the draft embeds those tokens, so a sample without them cannot be scored")
 
 
 # vLLM/speculators extraction names the ids `token_ids` (hs_connectors transfer.py); dumps
@@ -1320,6 +1333,11 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
                              "..., 'hidden_states': ...}, 'hs_<i>.safetensors')")
     if keys is None and "hidden_states" in data and "input_ids" in data:
         return _read_speculators_v1(path, data, slots, final)
+    if keys is None and data.get("hidden_states") is not None and data.get("input_ids") is None:
+        # speculators' v1 layout without its ids: read as SpecForge's it was "missing
+        # ['aux_hidden_state', 'input_ids']", a key this writer never saves
+        raise DataError(f"{path}: hidden_states without the token ids they were computed from "
+                        f"(input_ids missing), found {sorted(map(str, data))}", hint=_NO_IDS_FIX)
     if keys is None and "hidden_state" in data and "input_ids" in data:
         # SafeAILab/EAGLE's EAGLE-1/2 data generation saves only the last layer
         # (eagle/ge_data/ge_data_all_*.py: input_ids, hidden_state, loss_mask) as
@@ -1348,7 +1366,11 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
                         hint=_SPECFORGE_AUX_FIX)
     missing = {key for key in ("input_ids", aux_key) if data.get(key) is None}
     if missing:
-        raise DataError(f"{path}: missing {sorted(missing)}, found {sorted(map(str, data))}")
+        raise DataError(f"{path}: missing {sorted(missing)}, found {sorted(map(str, data))}",
+                        hint=None if missing != {"input_ids"} else (
+                            _NO_IDS_FIX if "token_ids" not in data else
+                            "save the ids as input_ids, the name torch-saved samples give them "
+                            "(token_ids is the name in speculators' hs_<i>.safetensors)"))
     token_ids = _token_ids(path, data)
     aux = _float_states(path, aux_key, _aux_states(path, data, aux_key))
     T = token_ids.shape[0]
