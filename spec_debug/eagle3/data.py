@@ -1286,8 +1286,8 @@ _AUX_KEYS = (
 
 # the fix of a SpecForge dump of the last layer only (see _read_record)
 _SPECFORGE_AUX_FIX = ("run SpecForge's scripts/prepare_hidden_states.py again with "
-                      "--enable-aux-hidden-states (and --aux-hidden-states-layers set to the "
-                      "draft's eagle_aux_hidden_state_layer_ids, when it names them) into a new "
+                      "--enable-aux-hidden-states (and the --aux-hidden-states-layers the draft "
+                      "is trained with, if any: SpecForge's own output-of-layer ids) into a new "
                       "--output-path: it skips every sample whose file is already there")
 
 
