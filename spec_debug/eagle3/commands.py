@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from spec_debug.errors import SpecDebugError, UsageError
+from spec_debug.errors import SpecDebugError, UsageError, stop_reason
 
 drafter_app = typer.Typer(
     help="Run an EAGLE-3 draft outside the engine: exact forward, acceptance on hidden-state "
@@ -48,12 +48,19 @@ _errors = Console(stderr=True, soft_wrap=True, highlight=False, emoji=False)  # 
 
 
 @contextmanager
-def _one_line_errors() -> Iterator[None]:
+def _one_line_errors(done=None) -> Iterator[None]:
     """Every failure of a drafter command as one line on stderr, never a traceback: our own
     errors with their exit code and hint; a failure we did not foresee with exit 1 (the input
-    is probably odd in a way this tool does not yet check; please report it)."""
+    is probably odd in a way this tool does not yet check; please report it). A stop (Ctrl-C,
+    SIGTERM, SIGHUP) says so, with `done()`'s account of the work done, and exits 130."""
     try:
         yield
+    except KeyboardInterrupt as stop:
+        # an eval of a large dump runs for hours: Typer exited 130 and printed nothing, not
+        # even that it had stopped, nor how far it had got
+        said = done() if done is not None else ""
+        _errors.print(f"stopped: {escape(stop_reason(stop))}{escape(said)}")
+        raise typer.Exit(130) from None
     except SpecDebugError as exc:
         _errors.print(f"[red]error:[/red] {escape(exc.message)}")
         if exc.hint:
@@ -120,7 +127,21 @@ def eval_command(
 ) -> None:
     """Acceptance of the draft on hidden-state samples, per draft position."""
     console = Console(emoji=False)
-    with _one_line_errors():
+    scored = [0]  # samples scored so far, said when the evaluation is stopped
+
+    def progress(n: int) -> None:
+        scored[0] = n
+        if status is not None:
+            status.update(f"evaluating draft... {n} samples")
+
+    def done() -> str:
+        n = scored[0]
+        if not n:
+            return " before any sample was scored"
+        return (f" after {n} sample{'' if n == 1 else 's'} scored, before any result: "
+                f"--max-samples {n} scores as many and reports them")
+
+    with _one_line_errors(done):
         _require_torch()
         from spec_debug.eagle3.api import evaluate_drafter
 
@@ -129,9 +150,7 @@ def eval_command(
                 model, data, target, steps=steps, semantics=semantics,
                 engine_version=engine_version, layout=layout, device=device, dtype=dtype,
                 max_samples=max_samples, find_verifier=not no_verifier,
-                vocab_mapping=vocab_mapping,
-                progress=None if status is None else
-                lambda n: status.update(f"evaluating draft... {n} samples"))
+                vocab_mapping=vocab_mapping, progress=progress)
     if as_json:
         print(json.dumps(result, indent=2))
         return

@@ -338,8 +338,21 @@ def _not_a_sample(path: Path, names: list[str]) -> DataError:
                          hint="pass the hidden-state dump as --data; a checkpoint goes to "
                               "--model (the draft) or --target")
     found = sorted(names)
-    return DataError(f"{path}: expected token_ids and hidden_states tensors, found "
-                     f"{found[:8]}" + (" ..." if len(found) > 8 else ""))
+    listed = f"{found[:8]}" + (" ..." if len(found) > 8 else "")
+    if "hidden_states" in names and not any(key in names for key in _TOKEN_KEYS):
+        # states kept and their ids dropped (a hand-written dumper, a conversion that kept
+        # the tensors it thought large): said as what is missing, with what to save
+        return DataError(f"{path}: expected token_ids and hidden_states tensors, found "
+                         f"{listed}: the states without the token ids they were computed from",
+                         hint=_NO_IDS_FIX)
+    return DataError(f"{path}: expected token_ids and hidden_states tensors, found {listed}")
+
+
+# the fix of a sample saved without its token ids: the draft embeds those tokens and each row
+# is scored against the next one, so nothing can stand in for them
+_NO_IDS_FIX = ("save each sample's token ids beside its states, the [T] ids the states were "
+               "computed from (token_ids in hs_<i>.safetensors, input_ids in a torch-saved "
+               "sample): the draft embeds those tokens, so a sample without them cannot be scored")
 
 
 # vLLM/speculators extraction names the ids `token_ids` (hs_connectors transfer.py); dumps
@@ -1271,6 +1284,13 @@ _AUX_KEYS = (
 )
 
 
+# the fix of a SpecForge dump of the last layer only (see _read_record)
+_SPECFORGE_AUX_FIX = ("run SpecForge's scripts/prepare_hidden_states.py again with "
+                      "--enable-aux-hidden-states (and the --aux-hidden-states-layers the draft "
+                      "is trained with, if any: SpecForge's own output-of-layer ids) into a new "
+                      "--output-path: it skips every sample whose file is already there")
+
+
 def _aux_keys(data: dict) -> tuple[str, str, str] | None:
     both = [row for row in _AUX_KEYS if row[0] in data and row[1] in data]
     if both:
@@ -1313,19 +1333,44 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
                              "..., 'hidden_states': ...}, 'hs_<i>.safetensors')")
     if keys is None and "hidden_states" in data and "input_ids" in data:
         return _read_speculators_v1(path, data, slots, final)
+    if keys is None and data.get("hidden_states") is not None and data.get("input_ids") is None:
+        # speculators' v1 layout without its ids: read as SpecForge's it was "missing
+        # ['aux_hidden_state', 'input_ids']", a key this writer never saves
+        raise DataError(f"{path}: hidden_states without the token ids they were computed from "
+                        f"(input_ids missing), found {sorted(map(str, data))}", hint=_NO_IDS_FIX)
     if keys is None and "hidden_state" in data and "input_ids" in data:
         # SafeAILab/EAGLE's EAGLE-1/2 data generation saves only the last layer
         # (eagle/ge_data/ge_data_all_*.py: input_ids, hidden_state, loss_mask) as
-        # `<outdir>/<index>/data_<i>.ckpt`, the names SpecForge uses
+        # `<outdir>/<index>/data_<i>.ckpt`, the names SpecForge uses; and so does SpecForge's
+        # own scripts/prepare_hidden_states.py (v0.1.0 to 2025-11) without
+        # --enable-aux-hidden-states, under rows_*/data_<i>.ckpt
         raise DataError(f"{path}: an EAGLE-1/EAGLE-2 training sample (input_ids, hidden_state, "
                         "loss_mask: the last layer's state only, as SafeAILab/EAGLE ge_data "
                         "writes it); an EAGLE-3 draft takes aux states of several layers",
                         hint="generate EAGLE-3 hidden states (SpecForge scripts/"
-                             "prepare_hidden_states.py, speculators' data generation)")
+                             "prepare_hidden_states.py, speculators' data generation); "
+                             "SpecForge's script itself writes these files when run without "
+                             "--enable-aux-hidden-states: " + _SPECFORGE_AUX_FIX)
     aux_key, last_key, data_format = keys or _AUX_KEYS[0]
+    if (data_format == "specforge" and aux_key in data and data[aux_key] is None
+            and data.get(last_key) is not None):
+        # SpecForge's prepare_hidden_states.py run without --enable-aux-hidden-states (a
+        # store_true flag, off unless given) saves its DataPoint with aux_hidden_state=None
+        # beside the last layer's state (scripts/prepare_hidden_states.py `asdict(data_point)`,
+        # 2025-11 to 2026-07): "missing ['aux_hidden_state'], found ['aux_hidden_state', ...]"
+        # named neither the cause nor the flag
+        raise DataError(f"{path}: aux_hidden_state is None, only the last layer's hidden_state "
+                        "was saved: SpecForge's scripts/prepare_hidden_states.py writes such "
+                        "files when run without --enable-aux-hidden-states (an EAGLE-1/EAGLE-2 "
+                        "sample); an EAGLE-3 draft takes the aux states of several layers",
+                        hint=_SPECFORGE_AUX_FIX)
     missing = {key for key in ("input_ids", aux_key) if data.get(key) is None}
     if missing:
-        raise DataError(f"{path}: missing {sorted(missing)}, found {sorted(map(str, data))}")
+        raise DataError(f"{path}: missing {sorted(missing)}, found {sorted(map(str, data))}",
+                        hint=None if missing != {"input_ids"} else (
+                            _NO_IDS_FIX if "token_ids" not in data else
+                            "save the ids as input_ids, the name torch-saved samples give them "
+                            "(token_ids is the name in speculators' hs_<i>.safetensors)"))
     token_ids = _token_ids(path, data)
     aux = _float_states(path, aux_key, _aux_states(path, data, aux_key))
     T = token_ids.shape[0]
