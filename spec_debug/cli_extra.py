@@ -18,6 +18,12 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def findings(
         code: Optional[str] = typer.Argument(None, help="A finding code, e.g. SD201", autocompletion=complete_codes),
+        # `findings SD101 SD201` (two codes of a report, unquoted) was click's "Got unexpected
+        # extra argument(s) (SD201)" where the quoted 'SD101 SD201' names one command per code,
+        # as `explain SD101 SD201` does; `findings sd 201` was refused where 'sd 201' is SD201
+        more_words: Optional[list[str]] = typer.Argument(
+            None, hidden=True, metavar="WORDS", help="The rest of what was typed without quotes: findings SD101 SD201",
+            autocompletion=complete_codes),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable catalog."),
         markdown_to: Optional[str] = typer.Option(None, "--markdown", help="Write the whole catalog as Markdown (docs/findings.md is made this way).",
                                                   autocompletion=complete_output_path),
@@ -43,6 +49,8 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(0)
         from spec_debug.diagnose.findings_cli import findings_command
 
+        if code is not None:
+            code = _one_code(code, more_words or [])
         raise typer.Exit(findings_command(code, as_json))
 
     # ignore_unknown_options: `explain --speculative-num-steps` is the flag a newcomer read in a
@@ -333,6 +341,24 @@ def _no_such_step_hint(first: str, more: list[str]) -> str | None:
 # A finding as a run prints it: "SD101 Speculation capped ..." (the progress line), "SD101
 # (error): Speculation capped ..." (the step-through), "SD101: Speculation capped ..." (a report).
 _CODE_AND_TITLE = re.compile(r"^\s*(\S+?)\s*(?:\((?:error|warning|info)\))?\s*[:\u2014-]?\s+(\S.*?)\s*$", re.IGNORECASE)
+
+
+def _one_code(first: str, more: list[str]) -> str:
+    """What `findings` looks up when the words came unquoted: `findings SD101 SD201` is a list of
+    codes (refused with one command each), `findings SD101 Speculation capped ...` a finding line
+    pasted whole (its code), `findings sd 201` one code; a code with other words is refused."""
+    from spec_debug.diagnose.catalog import CATALOG
+    from spec_debug.diagnose.findings_cli import normalize_code, several_codes
+
+    joined = " ".join([first, *more])
+    titled = _code_with_its_title(joined)
+    if titled is not None:
+        return titled
+    if more and not several_codes(joined) and normalize_code(first.strip()).upper() in CATALOG \
+            and normalize_code(joined.strip()).upper() not in CATALOG:
+        fail(UsageError(f"findings takes one code; got also: {' '.join(more)}",
+                        hint=f"`spec-debug findings {normalize_code(first.strip()).upper()}` explains that code"))
+    return joined
 
 
 def _code_with_its_title(text: str) -> str | None:
