@@ -25,16 +25,21 @@ def register(app: typer.Typer) -> None:
             None, hidden=True, metavar="WORDS", help="The rest of what was typed without quotes: findings SD101 SD201",
             autocompletion=complete_codes),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable catalog."),
-        markdown_to: Optional[str] = typer.Option(None, "--markdown", help="Write the whole catalog as Markdown (docs/findings.md is made this way).",
+        markdown_to: Optional[str] = typer.Option(None, "--markdown", help="Write the whole catalog as Markdown (docs/findings.md is made this way), or with a CODE its entry.",
                                                   autocompletion=complete_output_path),
     ) -> None:
         """The finding catalog: what each code detects, why it hurts, how to fix it."""
+        if code is not None:
+            code = _one_code(code, more_words or [])
         markdown = dash_is_stdout(markdown_to)
+        # `findings SD101 --markdown sd101.md` wrote the whole catalog, the code unread (SD999
+        # too, "wrote sd101.md"): with a code it is that code's entry, as `explain SD101 -o` writes it
+        entry = _entry_markdown(code) if markdown_to is not None and code else None
         if markdown_to is not None and markdown is None:
             from spec_debug.diagnose.catalog import render_catalog_markdown
             from spec_debug.stdout_document import write_document
 
-            write_document(render_catalog_markdown())
+            write_document(entry or render_catalog_markdown())
             raise typer.Exit(0)
         if markdown is not None:
             from spec_debug.diagnose.catalog import render_catalog_markdown
@@ -42,15 +47,13 @@ def register(app: typer.Typer) -> None:
             from spec_debug.store import write_output
 
             try:
-                write_output(markdown, render_catalog_markdown(), example="findings.md")
+                write_output(markdown, entry or render_catalog_markdown(), example="sd101.md" if entry else "findings.md")
             except SpecDebugError as exc:
                 fail(exc)
             typer.echo(f"wrote {markdown}", err=True)
             raise typer.Exit(0)
         from spec_debug.diagnose.findings_cli import findings_command
 
-        if code is not None:
-            code = _one_code(code, more_words or [])
         raise typer.Exit(findings_command(code, as_json))
 
     # ignore_unknown_options: `explain --speculative-num-steps` is the flag a newcomer read in a
@@ -341,6 +344,21 @@ def _no_such_step_hint(first: str, more: list[str]) -> str | None:
 # A finding as a run prints it: "SD101 Speculation capped ..." (the progress line), "SD101
 # (error): Speculation capped ..." (the step-through), "SD101: Speculation capped ..." (a report).
 _CODE_AND_TITLE = re.compile(r"^\s*(\S+?)\s*(?:\((?:error|warning|info)\))?\s*[:\u2014-]?\s+(\S.*?)\s*$", re.IGNORECASE)
+
+
+def _entry_markdown(code: str) -> str:
+    """One code's catalog entry as `findings CODE` writes it to a file (refused as `findings CODE`
+    refuses it: an unknown code, several codes)."""
+    from spec_debug.diagnose.catalog import get_doc, render_entry_markdown
+    from spec_debug.diagnose.findings_cli import normalize_code, several_codes_error
+
+    try:
+        listed = several_codes_error(code, "findings")
+        if listed is not None:
+            raise listed
+        return render_entry_markdown(get_doc(normalize_code(code))) + "\n"
+    except SpecDebugError as exc:
+        fail(exc)
 
 
 def _one_code(first: str, more: list[str]) -> str:
