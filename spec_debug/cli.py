@@ -482,7 +482,7 @@ def main() -> None:
     warnings.filterwarnings("ignore", message=r"Possible (nested set|set (difference|intersection|symmetric "
                             r"difference|union))", category=FutureWarning)
     try:
-        app()
+        app(prog_name=_completion_program(sys.argv[1:]))
     except SystemExit as exc:
         _exit_at_once_on_signals(exc.code)
         raise
@@ -499,6 +499,22 @@ def main() -> None:
         print_error(SpecDebugError(f"{what}{exc.strerror or exc}"))
         _exit_at_once_on_signals(3)
         sys.exit(3)
+
+
+def _completion_program(args: list[str]) -> str | None:
+    """"spec-debug" where the command line asks for the shell completion script, else None
+    (click's own name for the program). Typer names the script's function, its environment
+    variable and the command `complete` binds after the program: under `python -m spec_debug`
+    that was "_PYTHON _M SPEC_DEBUG_COMPLETE" (a variable with spaces, which bash runs as a
+    command) and `complete ... python -m spec_debug`, written to "~/.bash_completions/python -m
+    spec_debug.sh": completion never worked. It is the `spec-debug` command's completion (the
+    console script the shell runs); usage lines keep "python -m spec_debug", what was typed."""
+    for word in args:
+        if not word.startswith("-"):
+            return None  # a command: the completion options belong to the top level only
+        if word.split("=", 1)[0] in ("--install-completion", "--show-completion"):
+            return "spec-debug"
+    return None
 
 
 def _exit_at_once_on_signals(code: object) -> None:

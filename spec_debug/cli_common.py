@@ -51,8 +51,10 @@ def complete_explain_topics(incomplete: str) -> list[str]:
     from spec_debug import glossary
     from spec_debug.playbook.loader import _shipped_steps
 
-    words = {w for c in glossary.CONCEPTS for w in (c.name, *c.aliases)
-             if " " not in w and not w.startswith("-") and w.startswith(incomplete)}
+    # In the case typed, as the codes (complete_codes): `explain SGL<TAB>` (SGLang, EAGLE as the
+    # docs write them) offered nothing, the concepts all lower case; the concept is found in any case
+    words = {incomplete + w[len(incomplete):] for c in glossary.CONCEPTS for w in (c.name, *c.aliases)
+             if " " not in w and not w.startswith("-") and w.lower().startswith(incomplete.lower())}
     words |= {"concepts"} if "concepts".startswith(incomplete) else set()
     steps = sorted({str(step.get("id")) for _, step, _ in _shipped_steps()
                     if str(step.get("id") or "").startswith(incomplete)})

@@ -18,17 +18,28 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def findings(
         code: Optional[str] = typer.Argument(None, help="A finding code, e.g. SD201", autocompletion=complete_codes),
+        # `findings SD101 SD201` (two codes of a report, unquoted) was click's "Got unexpected
+        # extra argument(s) (SD201)" where the quoted 'SD101 SD201' names one command per code,
+        # as `explain SD101 SD201` does; `findings sd 201` was refused where 'sd 201' is SD201
+        more_words: Optional[list[str]] = typer.Argument(
+            None, hidden=True, metavar="WORDS", help="The rest of what was typed without quotes: findings SD101 SD201",
+            autocompletion=complete_codes),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable catalog."),
-        markdown_to: Optional[str] = typer.Option(None, "--markdown", help="Write the whole catalog as Markdown (docs/findings.md is made this way).",
+        markdown_to: Optional[str] = typer.Option(None, "--markdown", help="Write the whole catalog as Markdown (docs/findings.md is made this way), or with a CODE its entry.",
                                                   autocompletion=complete_output_path),
     ) -> None:
         """The finding catalog: what each code detects, why it hurts, how to fix it."""
+        if code is not None:
+            code = _one_code(code, more_words or [])
         markdown = dash_is_stdout(markdown_to)
+        # `findings SD101 --markdown sd101.md` wrote the whole catalog, the code unread (SD999
+        # too, "wrote sd101.md"): with a code it is that code's entry, as `explain SD101 -o` writes it
+        entry = _entry_markdown(code) if markdown_to is not None and code else None
         if markdown_to is not None and markdown is None:
             from spec_debug.diagnose.catalog import render_catalog_markdown
             from spec_debug.stdout_document import write_document
 
-            write_document(render_catalog_markdown())
+            write_document(entry or render_catalog_markdown())
             raise typer.Exit(0)
         if markdown is not None:
             from spec_debug.diagnose.catalog import render_catalog_markdown
@@ -36,7 +47,7 @@ def register(app: typer.Typer) -> None:
             from spec_debug.store import write_output
 
             try:
-                write_output(markdown, render_catalog_markdown(), example="findings.md")
+                write_output(markdown, entry or render_catalog_markdown(), example="sd101.md" if entry else "findings.md")
             except SpecDebugError as exc:
                 fail(exc)
             typer.echo(f"wrote {markdown}", err=True)
@@ -333,6 +344,39 @@ def _no_such_step_hint(first: str, more: list[str]) -> str | None:
 # A finding as a run prints it: "SD101 Speculation capped ..." (the progress line), "SD101
 # (error): Speculation capped ..." (the step-through), "SD101: Speculation capped ..." (a report).
 _CODE_AND_TITLE = re.compile(r"^\s*(\S+?)\s*(?:\((?:error|warning|info)\))?\s*[:\u2014-]?\s+(\S.*?)\s*$", re.IGNORECASE)
+
+
+def _entry_markdown(code: str) -> str:
+    """One code's catalog entry as `findings CODE` writes it to a file (refused as `findings CODE`
+    refuses it: an unknown code, several codes)."""
+    from spec_debug.diagnose.catalog import get_doc, render_entry_markdown
+    from spec_debug.diagnose.findings_cli import normalize_code, several_codes_error
+
+    try:
+        listed = several_codes_error(code, "findings")
+        if listed is not None:
+            raise listed
+        return render_entry_markdown(get_doc(normalize_code(code))) + "\n"
+    except SpecDebugError as exc:
+        fail(exc)
+
+
+def _one_code(first: str, more: list[str]) -> str:
+    """What `findings` looks up when the words came unquoted: `findings SD101 SD201` is a list of
+    codes (refused with one command each), `findings SD101 Speculation capped ...` a finding line
+    pasted whole (its code), `findings sd 201` one code; a code with other words is refused."""
+    from spec_debug.diagnose.catalog import CATALOG
+    from spec_debug.diagnose.findings_cli import normalize_code, several_codes
+
+    joined = " ".join([first, *more])
+    titled = _code_with_its_title(joined)
+    if titled is not None:
+        return titled
+    if more and not several_codes(joined) and normalize_code(first.strip()).upper() in CATALOG \
+            and normalize_code(joined.strip()).upper() not in CATALOG:
+        fail(UsageError(f"findings takes one code; got also: {' '.join(more)}",
+                        hint=f"`spec-debug findings {normalize_code(first.strip()).upper()}` explains that code"))
+    return joined
 
 
 def _code_with_its_title(text: str) -> str | None:

@@ -547,8 +547,13 @@ LIST_WORDS = frozenset({"concepts", "concept", "glossary", "topics", "list", "in
 
 def normalise(text: str) -> str:
     """How a topic is matched: `--speculative-num-steps`, `speculative_num_steps` and `Speculative
-    num steps` are one."""
-    return re.sub(r"\s+", " ", re.sub(r"[-_]+", " ", text.strip().lower())).strip()
+    num steps` are one. EAGLE-3 is one word however it is written ("EAGLE-3 draft", the demo's
+    and the papers' spelling, was no concept where "eagle3 draft" was)."""
+    spaced = re.sub(r"\s+", " ", re.sub(r"[-_]+", " ", text.strip().lower())).strip()
+    return _EAGLE_3.sub("eagle3", spaced) if "eagle" in spaced else spaced
+
+
+_EAGLE_3 = re.compile(r"\beagle 3\b")
 
 
 def _index() -> dict[str, Concept]:

@@ -331,6 +331,11 @@ class TerminalGate(StepGate):
             # "everything this step checks looks healthy" above an SD101 error contradicted it.
             words = (f"[green]ran[/]; its checks found {len(problems)} problem(s):" if len(problems) > 1
                      else "[green]ran[/]; its checks found a problem:")
+        elif result.status == "passed" and any(f.code == "SD004" for f in findings):
+            # "configs passed; notes:" above "SD004: Not checked ..." (no draft config.json: none
+            # of the step's checks ran; an engine skipped: the served layers went unchecked) read
+            # as a healthy step (codes.py: "a clean report with SD004 is a partial diagnosis").
+            words = "[yellow]ran[/], but not everything was checked:"
         elif result.status == "passed" and findings:
             words = "[green]passed[/]; notes:"
         if result.status == "passed" and result.message:

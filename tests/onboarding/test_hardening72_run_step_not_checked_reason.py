@@ -30,7 +30,7 @@ def test_run_step_says_what_went_unchecked():
     note = Finding(code="SD004", severity="info", title="Not checked: --var draft_model=DIR", host="gpu01",
                    step="configs", evidence=["draft weights not read: no draft checkpoint on this host", "second"],
                    remediation="Provide it and run again.")
-    assert _said([note]) == ["→ configs passed; notes:",
+    assert _said([note]) == ["→ configs ran, but not everything was checked:",  # round 73: was "passed; notes:"
                              "  SD004 (info): Not checked: --var draft_model=DIR",
                              "    draft weights not read: no draft checkpoint on this host",
                              "    what to do: Provide it and run again."]
