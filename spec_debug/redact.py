@@ -678,6 +678,48 @@ username:password" when no helper is set), as `cat ~/.docker/config.json` prints
 logs in to nvcr.io with its NGC key. `auth` names no secret elsewhere (whoami's "auth": {...}), so
 read where the text holds the config's "auths" (_TOOL_PATTERNS)."""
 
+_OBJECT_NAME = re.compile(r"([A-Za-z0-9_.-]{1,80})[\"']?[ \t]*[:=][ \t\r\n]*\Z").search
+_OBJECT_VALUE = re.compile(r"[\"']?value[\"']?[ \t]*[:=][ \t]*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
+                           + r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|" + _BARE_VALUE + ")")
+
+
+class _ValueInObject(_Scoped):
+    """The `value` of a flat mapping that holds a secret. Under a secret's name: `terraform output
+    -json` prints each output as {"sensitive": true, "type": "string", "value": ...} (developer.
+    hashicorp.com, "terraform output": "-json ... sensitive values are displayed in plain text"),
+    so `"hf_token": {"sensitive": true, ..., "value": "hf_..."}`; YAML's flow `token: { value:
+    abc }`. Or beside a "keyName": `az storage account keys list` prints [{"creationTime": ...,
+    "keyName": "key1", "permissions": "FULL", "value": "<the account key>"}] (learn.microsoft.com,
+    az storage account keys). NAME=value read the name and a "{" (no secret: _BARE_VALUE keeps a
+    mapping), the value's own key names none, and the key stood in clear. Found from each
+    "value" (a fast scan), in the mapping whose "{" is the last before it, no "}" between; the
+    name before the "{" is read as redact_value reads a key (is_secret_name)."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self._inner = _OBJECT_VALUE.match
+
+    def finditer(self, text: str):
+        at = text.find("value")
+        while at >= 0:
+            end = at + 5
+            start = at - 1 if at and text[at - 1] in "\"'" else at
+            if not (start and (text[start - 1].isalnum() or text[start - 1] in "_-")):
+                lo = max(0, start - 2000)
+                brace = text.rfind("{", lo, start)
+                if brace >= 0 and text.rfind("}", brace, start) < 0:
+                    close = text.find("}", end, end + 2000)
+                    name = _OBJECT_NAME(text, max(0, brace - 200), brace)
+                    if (name is not None and is_secret_name(name.group(1))
+                            or '"keyName"' in text[brace:close if close >= 0 else end]):
+                        m = self._inner(text, start)
+                        if m is not None:
+                            yield m
+                            end = m.end()
+            at = text.find("value", end)
+
+
 _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A pre-signed URL's signature (_URL_SIGNATURE).
     ("Signature=", _URL_SIGNATURE),
@@ -732,6 +774,8 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("ARG", _DOCKERFILE_LEGACY),
     # A docker config's registry auth (_DOCKER_AUTH).
     ('"auths"', _DOCKER_AUTH),
+    # The value of a mapping under a secret's name, or of az's account keys (_ValueInObject).
+    ("value", _ValueInObject()),
     # vLLM's --api-key takes several keys (_VLLM_API_KEYS).
     ("vllm", _VLLM_API_KEYS),
     # ssh-keygen -N new_passphrase, -P passphrase (ssh-keygen(1); `-p -P OLD -N NEW` changes it):
@@ -891,7 +935,7 @@ def _may_need_named(text: str) -> bool:
         return True
     if "key" in low and ("private key" in low or _KEY_ASSIGN(low) is not None or _KEY_FLAG(low) is not None
                          or _KEY_IN_CODE(low) is not None or "key-" in low and "${" in low
-                         or "value" in low and _ENV_PAIR(low) is not None):
+                         or "value" in low and (_ENV_PAIR(low) is not None or '"keyname"' in low)):
         return True
     if "cookie" in low:
         return True
@@ -1048,6 +1092,9 @@ def redact_value(value: Any, key: str | None = None) -> Any:
             return [MASK if type(v) is str and v != "" else redact_value(v) for v in value]
         return _redact_list(value)
     if isinstance(value, dict):
+        if key is not None and type(value.get("value")) is str and value["value"] and is_secret_name(key):
+            # a mapping under a secret's name holds it as its "value" (_ValueInObject: terraform output -json)
+            return {**_redact_dict(value), "value": MASK}
         return _redact_dict(value)
     return value
 
@@ -1056,6 +1103,9 @@ def redact_value(value: Any, key: str | None = None) -> Any:
 # short string: an analysis JSON has hundreds of thousands of them, and the calls were two
 # thirds of redacting it.
 def _redact_dict(d: dict) -> dict:
+    if "keyName" in d and type(d.get("value")) is str and d["value"]:
+        # az storage account keys list: {"keyName": "key1", "permissions": "FULL", "value": KEY} (_ValueInObject)
+        return {**_redact_dict({**d, "value": ""}), "value": MASK}
     if not _any_secret_key(tuple(d)):
         # A flat record (strings and numbers) whose strings, joined, hold no literal of a secret
         # is copied as it is: one gate for the record instead of one per field.
