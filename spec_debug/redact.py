@@ -111,8 +111,8 @@ _EXPANSION_DEFAULT = r":?[-=](?P<secret>\"(?!\$)[^\"}]+\"|'[^'}]+'|(?![$\"'])[^}
 ``-word``, ``=word``; POSIX XCU 2.6.2): quoted, or bare up to the brace; not a reference
 (``${X:-$OTHER}``), nor empty. The secret of the two expansion patterns below."""
 
-_BARE_VALUE = (r"(?!\{(?:[\s\"']|\Z))(?:[^\s\"',;()\[\]]*(?:\[[^\s\"',;()\[\]]*\])+(?=[)}\]]*(?:[\s\"',;]|\Z))"
-               r"|[^\s\"',;()]+?(?=[)}\]]*(?:[\s\"',;]|\Z))|[^\s\"',;]+?(?=[}\]]*(?:[\s\"',;]|\Z)))")
+_BARE_VALUE = (r"(?!\{(?:[\s\x00\"']|\Z))(?:[^\s\x00\"',;()\[\]]*(?:\[[^\s\x00\"',;()\[\]]*\])+(?=[)}\]]*(?:[\s\x00\"',;]|\Z))"
+               r"|[^\s\x00\"',;()]+?(?=[)}\]]*(?:[\s\x00\"',;]|\Z))|[^\s\x00\"',;]+?(?=[}\]]*(?:[\s\x00\"',;]|\Z)))")
 """A value written bare, to the next space, quote, comma or semicolon; less the closing braces and
 brackets at its end, which close the mapping or list it stands in: `{hf_token: abc}` was masked
 `{hf_token: ***REDACTED***`, the mask eating the brace (one inside the value, `a}b`, is its own).
@@ -140,7 +140,7 @@ _IN_QUERY = r"(?:(?<=[?&])(?P<query>)|(?<=['\"])" + _FORM_BODY_START + r"(?P<for
 sets the group `query`, for _QUERY_OR_BARE_VALUE (an alternation: re leaves an optional empty group unset).
 Or as a form body's first field (_FORM_BODY_START): the group `form`; its later fields stand after "&"."""
 
-_QUERY_OR_BARE_VALUE = r"(?(query)[^\s\"'&#<>()\[\]{},;]+|(?(form)[^\s\"'&]+|" + _BARE_VALUE + "))"
+_QUERY_OR_BARE_VALUE = r"(?(query)[^\s\x00\"'&#<>()\[\]{},;]+|(?(form)[^\s\x00\"'&]+|" + _BARE_VALUE + "))"
 """A parameter's value in a URL query ends at its next "&" (the next parameter) or "#" (the fragment;
 RFC 3986 3.4, 3.5; WHATWG URL's application/x-www-form-urlencoded parser splits on "&"): read to the
 next space, `?token=abc&model=x&stream=true` was masked `?token=***REDACTED***`, the parameters
@@ -334,7 +334,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # Ansible's login and become passwords, named without a full "password"
     # (ansible/ansible: lib/ansible/plugins/connection/ssh.py and plugins/become/sudo.py option
     # vars: ansible_ssh_pass, ansible_become_pass, ansible_sudo_pass), and sshpass -e's SSHPASS.
-    re.compile(r"(?i)\b(?:ansible_(?:ssh_|become_|sudo_)?pass|sshpass)\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"),
+    re.compile(r"(?i)\b(?:ansible_(?:ssh_|become_|sudo_)?pass|sshpass)\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\x00\"',;]+)"),
     # sshpass -p PASSWORD ssh host (the password is on the command line by design).
     re.compile(r"sshpass(?<=\bsshpass)\s+-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s'\"]+)"),
     # Passwords a client takes on its command line, each only after its own command name (a
@@ -517,7 +517,7 @@ _CLIENT_PATTERNS: list[re.Pattern[str]] = [
     # The password the clients read from the environment, under a name with no "password" in it:
     # MYSQL_PWD (dev.mysql.com WL#13449, "libmysql reads the password from ... MYSQL_PWD") and
     # REDISCLI_AUTH (redis-cli since 5.0.3): `MYSQL_PWD=... mysql -u root`, `export REDISCLI_AUTH=...`.
-    re.compile(r"MYSQL_PWD(?<=\bMYSQL_PWD)=" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"';&|]+)"),
+    re.compile(r"MYSQL_PWD(?<=\bMYSQL_PWD)=" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\x00\"';&|]+)"),
     re.compile(r"REDISCLI_AUTH(?<=\bREDISCLI_AUTH)=" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"';&|]+)"),
     # The token `gh auth login --with-token` reads from standard input (gh-auth-login(1):
     # "--with-token Read token from standard input"), echoed into it or as a here-string; a
