@@ -59,6 +59,16 @@ of "the token was not set" is about: masked, `export HF_TOKEN=$(cat FILE)` read
 `HF_TOKEN=***REDACTED*** FILE)` (the mask ended at the first space) and `HF_TOKEN=$HF_TOKEN` hid
 that it was a reference. `$ecret` and `'$X'` (single quotes keep it literal) are still masked."""
 
+_TEMPLATE_REFERENCE = (r"(?!(?:\"\{\{(?:(?!default)[^{}\"\n]){1,200}\}\}\"|'\{\{(?:(?!default)[^{}'\n]){1,200}\}\}'"
+                       r"|\{\{(?:(?!default)[^{}\n]){1,200}\}\})(?:[\s\"',;)}\]]|\Z))")
+"""Not a template's reference, the whole value: Jinja's and Ansible's `{{ hf_token }}` (a
+playbook's command, a group_vars file, spec-debug's own `--var` templating: `-H "X-Auth: {{ api_key
+}}"`), Helm's `{{ .Values.apiKey }}`, bare or in its quotes. The template fills the secret in
+when it renders; the text holds its name only. Masked, `token: {{ hf_token }}` read `token:
+***REDACTED*** hf_token }}`, the mask stopped at the space inside the braces. A default typed in
+the reference (`{{ api_key | default('sk-local') }}`) is a literal: still masked. GitHub's `${{
+secrets.HF_TOKEN }}` is _SHELL_REFERENCE's."""
+
 _NO_SECRET_IN_CODE = r"(?!(?-i:True|False|null|true|false)(?![\w.-])|(?:os\.)?(?-i:environ(?=[.\[])|getenv\())"
 """Not a value typed in, in code or a config: True, False, null (`use_auth_token=True`,
 `token=False`, YAML's `hf_token: null`: whether a token was passed at all, what a 401 postmortem
@@ -280,7 +290,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # was masked from the ">" on (`token =***REDACTED*** 'abc'`), the secret kept.
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:(?P<token_name>TOKEN)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:(?P<token_name>TOKEN)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
                + r"(?P<secret>(?!\[\s*\](?:[\s,;)}\]]|\Z))(?(token_name)" + _SPECIAL_TOKEN_VALUE + r")(?:" + _LIST_VALUE + r"|\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + "))"
                + _NOT_A_LOGPROB),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
@@ -297,7 +307,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # typed. `valueFrom:` (a secretKeyRef) holds no value. The name may be numbered (HF_TOKEN_2).
     re.compile(r"(?i)(?<![\w-])name[\"']?\s*[:=]\s*[\"']?(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_.-]{0,64}?"
                r"(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]?KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?"
-               r"value[\"']?\s*[:=]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
+               r"value[\"']?\s*[:=]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE; spelt with underscores
     # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
@@ -312,7 +322,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # Nor is a redirection or another shell operator: `gh auth login --with-token < mytoken.txt`
     # (a flag that reads the token from standard input) read `--with-token ***REDACTED*** mytoken.txt`.
     re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?|account[-_]key|private[-_]key(?=(?:[-_]?\d{1,3})?[= ]+[\"']?(?:0x)?[0-9a-f]{32,}\b))"
-               r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
+               r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
     # dict or JSON object (`headers={"Authorization": "Bearer ..."}` in the script an agent writes to
@@ -323,7 +333,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # scheme, alone in its quotes (`-H 'Authorization: KEY'`, `{"Authorization": "KEY"}`), as some
     # APIs take it: masked, a dict's value is (_credential_masked), the text kept them.
     re.compile(r"(?i)authorization(?:[\"']\s*:\s*[\"']|:\s*)(?:(?:" + _AUTH_SCHEMES + r")\s+|key="
-               r"|(?=[^\s'\"]+[\"'])(?!(?:" + _AUTH_SCHEMES + r")[\"']))" + _SHELL_REFERENCE
+               r"|(?=[^\s'\"]+[\"'])(?!(?:" + _AUTH_SCHEMES + r")[\"']))" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE
                + r"(?P<secret>[^\s'\"]+)"),
     # The password in a URL's userinfo: HTTPS_PROXY=http://user:pass@proxy:3128,
     # postgresql://admin:pass@db/x, git clone https://oauth2:TOKEN@gitlab.example/x (RFC 3986 3.2.1).
