@@ -730,6 +730,15 @@ class _ValueInObject(_Scoped):
             at = text.find("value", end)
 
 
+_KEY1_KEY2 = _Scoped(r"\{[^{}]{0,1000}?[\"']key2[\"'][^{}]{0,1000}\}",
+                     r"[\"']key[12][\"'][ \t]*:[ \t]*[\"'](?P<secret>(?!\$)[A-Za-z0-9+/=_-]{16,})[\"']")
+"""Azure's pair of account keys, named key1 and key2: `az cognitiveservices account keys list`
+(an Azure OpenAI or AI Services resource; learn.microsoft.com, az cognitiveservices account keys:
+{"key1": ..., "key2": ...}) and the same shape of other resources' `keys list`. The names are
+no secret's anywhere else, so only in a mapping that holds both, each value a key's shape
+(16 or more characters of hex, base64 or base64url): `{"key1": "a", "key2": "b"}` stays."""
+
+
 _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A pre-signed URL's signature (_URL_SIGNATURE).
     ("Signature=", _URL_SIGNATURE),
@@ -786,6 +795,9 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ('"auths"', _DOCKER_AUTH),
     # The value of a mapping under a secret's name, or of az's account keys (_ValueInObject).
     ("value", _ValueInObject()),
+    # Azure's key1 and key2 (_KEY1_KEY2).
+    ('key2"', _KEY1_KEY2),
+    ("key2'", _KEY1_KEY2),
     # vLLM's --api-key takes several keys (_VLLM_API_KEYS).
     ("vllm", _VLLM_API_KEYS),
     # ssh-keygen -N new_passphrase, -P passphrase (ssh-keygen(1); `-p -P OLD -N NEW` changes it):
@@ -1113,6 +1125,11 @@ def redact_value(value: Any, key: str | None = None) -> Any:
 # short string: an analysis JSON has hundreds of thousands of them, and the calls were two
 # thirds of redacting it.
 def _redact_dict(d: dict) -> dict:
+    if "key2" in d and "key1" in d:  # az cognitiveservices account keys list (_KEY1_KEY2)
+        keys = {k: MASK for k in ("key1", "key2") if type(d[k]) is str and len(d[k]) >= 16 and d[k][0] != "$"}
+        if keys:
+            rest = _redact_dict({k: v for k, v in d.items() if k not in keys})
+            return {k: keys[k] if k in keys else rest[k] for k in d}
     if "keyName" in d and type(d.get("value")) is str and d["value"]:
         # az storage account keys list: {"keyName": "key1", "permissions": "FULL", "value": KEY} (_ValueInObject)
         return {**_redact_dict({**d, "value": ""}), "value": MASK}
