@@ -688,9 +688,30 @@ username:password" when no helper is set), as `cat ~/.docker/config.json` prints
 logs in to nvcr.io with its NGC key. `auth` names no secret elsewhere (whoami's "auth": {...}), so
 read where the text holds the config's "auths" (_TOOL_PATTERNS)."""
 
-_OBJECT_NAME = re.compile(r"([A-Za-z0-9_.-]{1,80})[\"']?[ \t]*[:=][ \t\r\n]*\Z").search
 _OBJECT_VALUE = re.compile(r"[\"']?value[\"']?[ \t]*[:=][ \t]*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
                            + r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|" + _BARE_VALUE + ")")
+
+
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+
+
+def _name_before(text: str, at: int) -> str:
+    """The key whose value starts at ``at``: `NAME: `, `"NAME": `, `NAME=`, read backwards by hand
+    (a regex search over the text before each mapping cost a third more on a JSON of metrics)."""
+    j = at
+    while j > 0 and text[j - 1] in " \t\r\n":
+        j -= 1
+    if j == 0 or text[j - 1] not in ":=":
+        return ""
+    j -= 1
+    while j > 0 and text[j - 1] in " \t":
+        j -= 1
+    if j > 0 and text[j - 1] in "\"'":
+        j -= 1
+    k = j
+    while k > 0 and j - k < 80 and text[k - 1] in _NAME_CHARS:
+        k -= 1
+    return text[k:j]
 
 
 class _ValueInObject(_Scoped):
@@ -720,8 +741,8 @@ class _ValueInObject(_Scoped):
                 brace = text.rfind("{", lo, start)
                 if brace >= 0 and text.rfind("}", brace, start) < 0:
                     close = text.find("}", end, end + 2000)
-                    name = _OBJECT_NAME(text, max(0, brace - 200), brace)
-                    if (name is not None and is_secret_name(name.group(1))
+                    name = _name_before(text, brace)
+                    if (name and is_secret_name(name)
                             or '"keyName"' in text[brace:close if close >= 0 else end]):
                         m = self._inner(text, start)
                         if m is not None:
