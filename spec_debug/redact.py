@@ -639,7 +639,7 @@ quoted (NAME=value masks it). Run where " or ", " else ", "||" or "??" is in the
 then on the lines that hold one right before a quote only (_OnLines: ` or "`, `?? '`): it starts
 with no literal, and over a whole text it cost as much as NAME=value."""
 
-_URL_SIGNATURE = re.compile(r"(?:[?&](?:amp;)?|\\u0026|%(?:25)?(?:3[Ff]|26))(?:X-(?:Amz|Goog)-Signature|Signature|sig)(?:=|%(?:25)?3[Dd])"
+_URL_SIGNATURE = re.compile(r"(?:[?&](?:amp;)?|\\u0026|%(?:25)?(?:3[Ff]|26))(?:X-(?:Amz|Goog)-Signature|Signature|[Ss](?:ig|IG))(?:=|%(?:25)?3[Dd])"
                             r"(?P<secret>(?:(?!%(?:25)?26)[^\s\"'&#<>()\[\]{},;\\])+)")
 """A pre-signed URL's signature, a query parameter: S3's SigV4 X-Amz-Signature and SigV2 Signature
 (docs.aws.amazon.com AmazonS3 "Authenticating Requests: Using Query Parameters"), GCS's
@@ -766,6 +766,12 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("sig=", _URL_SIGNATURE),
     ("Signature%", _URL_SIGNATURE),
     ("sig%", _URL_SIGNATURE),
+    # Azure's SDKs read a SAS's parameters in any case (Azure.Storage.Sas SasQueryParameters: "sig"
+    # and SignatureUpper "SIG"): a hand-built URL's `&SIG=`, `&Sig=`.
+    ("SIG=", _URL_SIGNATURE),
+    ("Sig=", _URL_SIGNATURE),
+    ("SIG%", _URL_SIGNATURE),
+    ("Sig%", _URL_SIGNATURE),
     # A secret's default after a read of the environment (_ENV_FALLBACK).
     ("environ", _ENV_FALLBACK),
     ("getenv", _ENV_FALLBACK),
@@ -1002,10 +1008,11 @@ def _may_need_named(text: str) -> bool:
         return True
     # the clients of _TOOL_PATTERNS whose flag holds no "pass": mongosh -p, ldapsearch -w, smbclient
     # and net -U A%B, ssh-keygen -N, zip -P, 7z -pPASS, lftp -u A,B, useradd -p, openssl -k, keytool -new
-    # a pre-signed URL percent-encoded in another's query (_URL_SIGNATURE), with no "://" left in clear
+    # a pre-signed URL percent-encoded in another's query (_URL_SIGNATURE), with no "://" left in clear,
+    # or an Azure SAS token alone (`az storage blob generate-sas -o tsv`: `se=...&sp=r&sv=...&sig=...`)
     # (a docker config's "auths": _DOCKER_AUTH)
     return ("secret" in low or "auth" in low and ("authorization" in low or '"auths"' in low) or "://" in low or "wandb" in low
-            or "sig" in low and ("signature%" in low or "sig%" in low)
+            or "sig" in low and ("signature%" in low or "sig%" in low or "&sig=" in low or "?sig=" in low)
             or "mongo" in low and " -p" in low or "ldap" in low and " -w" in low
             or "%" in low and ("smb" in low or "rpcclient" in low or "net " in low)
             or " -" in low and ("ssh-keygen" in low or "zip" in low and " -p" in low or "7z" in low and " -p" in low
