@@ -59,6 +59,16 @@ of "the token was not set" is about: masked, `export HF_TOKEN=$(cat FILE)` read
 `HF_TOKEN=***REDACTED*** FILE)` (the mask ended at the first space) and `HF_TOKEN=$HF_TOKEN` hid
 that it was a reference. `$ecret` and `'$X'` (single quotes keep it literal) are still masked."""
 
+_TEMPLATE_REFERENCE = (r"(?!(?:\"\{\{(?:(?!default)[^{}\"\n]){1,200}\}\}\"|'\{\{(?:(?!default)[^{}'\n]){1,200}\}\}'"
+                       r"|\{\{(?:(?!default)[^{}\n]){1,200}\}\})(?:[\s\"',;)}\]]|\Z))")
+"""Not a template's reference, the whole value: Jinja's and Ansible's `{{ hf_token }}` (a
+playbook's command, a group_vars file, spec-debug's own `--var` templating: `-H "X-Auth: {{ api_key
+}}"`), Helm's `{{ .Values.apiKey }}`, bare or in its quotes. The template fills the secret in
+when it renders; the text holds its name only. Masked, `token: {{ hf_token }}` read `token:
+***REDACTED*** hf_token }}`, the mask stopped at the space inside the braces. A default typed in
+the reference (`{{ api_key | default('sk-local') }}`) is a literal: still masked. GitHub's `${{
+secrets.HF_TOKEN }}` is _SHELL_REFERENCE's."""
+
 _NO_SECRET_IN_CODE = r"(?!(?-i:True|False|null|true|false)(?![\w.-])|(?:os\.)?(?-i:environ(?=[.\[])|getenv\())"
 """Not a value typed in, in code or a config: True, False, null (`use_auth_token=True`,
 `token=False`, YAML's `hf_token: null`: whether a token was passed at all, what a 401 postmortem
@@ -111,8 +121,8 @@ _EXPANSION_DEFAULT = r":?[-=](?P<secret>\"(?!\$)[^\"}]+\"|'[^'}]+'|(?![$\"'])[^}
 ``-word``, ``=word``; POSIX XCU 2.6.2): quoted, or bare up to the brace; not a reference
 (``${X:-$OTHER}``), nor empty. The secret of the two expansion patterns below."""
 
-_BARE_VALUE = (r"(?!\{(?:[\s\"']|\Z))(?:[^\s\"',;()\[\]]*(?:\[[^\s\"',;()\[\]]*\])+(?=[)}\]]*(?:[\s\"',;]|\Z))"
-               r"|[^\s\"',;()]+?(?=[)}\]]*(?:[\s\"',;]|\Z))|[^\s\"',;]+?(?=[}\]]*(?:[\s\"',;]|\Z)))")
+_BARE_VALUE = (r"(?!\{(?:[\s\x00\"']|\Z))(?:[^\s\x00\"',;()\[\]]*(?:\[[^\s\x00\"',;()\[\]]*\])+(?=[)}\]]*(?:[\s\x00\"',;]|\Z))"
+               r"|[^\s\x00\"',;()]+?(?=[)}\]]*(?:[\s\x00\"',;]|\Z))|[^\s\x00\"',;]+?(?=[}\]]*(?:[\s\x00\"',;]|\Z)))")
 """A value written bare, to the next space, quote, comma or semicolon; less the closing braces and
 brackets at its end, which close the mapping or list it stands in: `{hf_token: abc}` was masked
 `{hf_token: ***REDACTED***`, the mask eating the brace (one inside the value, `a}b`, is its own).
@@ -140,7 +150,7 @@ _IN_QUERY = r"(?:(?<=[?&])(?P<query>)|(?<=['\"])" + _FORM_BODY_START + r"(?P<for
 sets the group `query`, for _QUERY_OR_BARE_VALUE (an alternation: re leaves an optional empty group unset).
 Or as a form body's first field (_FORM_BODY_START): the group `form`; its later fields stand after "&"."""
 
-_QUERY_OR_BARE_VALUE = r"(?(query)[^\s\"'&#<>()\[\]{},;]+|(?(form)[^\s\"'&]+|" + _BARE_VALUE + "))"
+_QUERY_OR_BARE_VALUE = r"(?(query)[^\s\x00\"'&#<>()\[\]{},;]+|(?(form)[^\s\x00\"'&]+|" + _BARE_VALUE + "))"
 """A parameter's value in a URL query ends at its next "&" (the next parameter) or "#" (the fragment;
 RFC 3986 3.4, 3.5; WHATWG URL's application/x-www-form-urlencoded parser splits on "&"): read to the
 next space, `?token=abc&model=x&stream=true` was masked `?token=***REDACTED***`, the parameters
@@ -280,7 +290,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # was masked from the ">" on (`token =***REDACTED*** 'abc'`), the secret kept.
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:(?P<token_name>TOKEN)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:(?P<token_name>TOKEN)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
                + r"(?P<secret>(?!\[\s*\](?:[\s,;)}\]]|\Z))(?(token_name)" + _SPECIAL_TOKEN_VALUE + r")(?:" + _LIST_VALUE + r"|\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + "))"
                + _NOT_A_LOGPROB),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
@@ -297,7 +307,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # typed. `valueFrom:` (a secretKeyRef) holds no value. The name may be numbered (HF_TOKEN_2).
     re.compile(r"(?i)(?<![\w-])name[\"']?\s*[:=]\s*[\"']?(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_.-]{0,64}?"
                r"(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]?KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?"
-               r"value[\"']?\s*[:=]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
+               r"value[\"']?\s*[:=]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE; spelt with underscores
     # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
@@ -312,7 +322,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # Nor is a redirection or another shell operator: `gh auth login --with-token < mytoken.txt`
     # (a flag that reads the token from standard input) read `--with-token ***REDACTED*** mytoken.txt`.
     re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?|account[-_]key|private[-_]key(?=(?:[-_]?\d{1,3})?[= ]+[\"']?(?:0x)?[0-9a-f]{32,}\b))"
-               r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
+               r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
     # dict or JSON object (`headers={"Authorization": "Bearer ..."}` in the script an agent writes to
@@ -323,7 +333,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # scheme, alone in its quotes (`-H 'Authorization: KEY'`, `{"Authorization": "KEY"}`), as some
     # APIs take it: masked, a dict's value is (_credential_masked), the text kept them.
     re.compile(r"(?i)authorization(?:[\"']\s*:\s*[\"']|:\s*)(?:(?:" + _AUTH_SCHEMES + r")\s+|key="
-               r"|(?=[^\s'\"]+[\"'])(?!(?:" + _AUTH_SCHEMES + r")[\"']))" + _SHELL_REFERENCE
+               r"|(?=[^\s'\"]+[\"'])(?!(?:" + _AUTH_SCHEMES + r")[\"']))" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE
                + r"(?P<secret>[^\s'\"]+)"),
     # The password in a URL's userinfo: HTTPS_PROXY=http://user:pass@proxy:3128,
     # postgresql://admin:pass@db/x, git clone https://oauth2:TOKEN@gitlab.example/x (RFC 3986 3.2.1).
@@ -334,7 +344,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # Ansible's login and become passwords, named without a full "password"
     # (ansible/ansible: lib/ansible/plugins/connection/ssh.py and plugins/become/sudo.py option
     # vars: ansible_ssh_pass, ansible_become_pass, ansible_sudo_pass), and sshpass -e's SSHPASS.
-    re.compile(r"(?i)\b(?:ansible_(?:ssh_|become_|sudo_)?pass|sshpass)\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"),
+    re.compile(r"(?i)\b(?:ansible_(?:ssh_|become_|sudo_)?pass|sshpass)\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\x00\"',;]+)"),
     # sshpass -p PASSWORD ssh host (the password is on the command line by design).
     re.compile(r"sshpass(?<=\bsshpass)\s+-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s'\"]+)"),
     # Passwords a client takes on its command line, each only after its own command name (a
@@ -517,7 +527,7 @@ _CLIENT_PATTERNS: list[re.Pattern[str]] = [
     # The password the clients read from the environment, under a name with no "password" in it:
     # MYSQL_PWD (dev.mysql.com WL#13449, "libmysql reads the password from ... MYSQL_PWD") and
     # REDISCLI_AUTH (redis-cli since 5.0.3): `MYSQL_PWD=... mysql -u root`, `export REDISCLI_AUTH=...`.
-    re.compile(r"MYSQL_PWD(?<=\bMYSQL_PWD)=" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"';&|]+)"),
+    re.compile(r"MYSQL_PWD(?<=\bMYSQL_PWD)=" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\x00\"';&|]+)"),
     re.compile(r"REDISCLI_AUTH(?<=\bREDISCLI_AUTH)=" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"';&|]+)"),
     # The token `gh auth login --with-token` reads from standard input (gh-auth-login(1):
     # "--with-token Read token from standard input"), echoed into it or as a here-string; a
@@ -629,7 +639,7 @@ quoted (NAME=value masks it). Run where " or ", " else ", "||" or "??" is in the
 then on the lines that hold one right before a quote only (_OnLines: ` or "`, `?? '`): it starts
 with no literal, and over a whole text it cost as much as NAME=value."""
 
-_URL_SIGNATURE = re.compile(r"(?:[?&](?:amp;)?|\\u0026|%(?:25)?(?:3[Ff]|26))(?:X-(?:Amz|Goog)-Signature|Signature|sig)(?:=|%(?:25)?3[Dd])"
+_URL_SIGNATURE = re.compile(r"(?:[?&](?:amp;)?|\\u0026|%(?:25)?(?:3[Ff]|26))(?:X-(?:Amz|Goog)-Signature|Signature|[Ss](?:ig|IG))(?:=|%(?:25)?3[Dd])"
                             r"(?P<secret>(?:(?!%(?:25)?26)[^\s\"'&#<>()\[\]{},;\\])+)")
 """A pre-signed URL's signature, a query parameter: S3's SigV4 X-Amz-Signature and SigV2 Signature
 (docs.aws.amazon.com AmazonS3 "Authenticating Requests: Using Query Parameters"), GCS's
@@ -678,12 +688,90 @@ username:password" when no helper is set), as `cat ~/.docker/config.json` prints
 logs in to nvcr.io with its NGC key. `auth` names no secret elsewhere (whoami's "auth": {...}), so
 read where the text holds the config's "auths" (_TOOL_PATTERNS)."""
 
+_OBJECT_VALUE = re.compile(r"[\"']?value[\"']?[ \t]*[:=][ \t]*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _NO_SECRET_IN_CODE
+                           + r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|" + _BARE_VALUE + ")")
+
+
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+
+
+def _name_before(text: str, at: int) -> str:
+    """The key whose value starts at ``at``: `NAME: `, `"NAME": `, `NAME=`, read backwards by hand
+    (a regex search over the text before each mapping cost a third more on a JSON of metrics)."""
+    j = at
+    while j > 0 and text[j - 1] in " \t\r\n":
+        j -= 1
+    if j == 0 or text[j - 1] not in ":=":
+        return ""
+    j -= 1
+    while j > 0 and text[j - 1] in " \t":
+        j -= 1
+    if j > 0 and text[j - 1] in "\"'":
+        j -= 1
+    k = j
+    while k > 0 and j - k < 80 and text[k - 1] in _NAME_CHARS:
+        k -= 1
+    return text[k:j]
+
+
+class _ValueInObject(_Scoped):
+    """The `value` of a flat mapping that holds a secret. Under a secret's name: `terraform output
+    -json` prints each output as {"sensitive": true, "type": "string", "value": ...} (developer.
+    hashicorp.com, "terraform output": "-json ... sensitive values are displayed in plain text"),
+    so `"hf_token": {"sensitive": true, ..., "value": "hf_..."}`; YAML's flow `token: { value:
+    abc }`. Or beside a "keyName": `az storage account keys list` prints [{"creationTime": ...,
+    "keyName": "key1", "permissions": "FULL", "value": "<the account key>"}] (learn.microsoft.com,
+    az storage account keys). NAME=value read the name and a "{" (no secret: _BARE_VALUE keeps a
+    mapping), the value's own key names none, and the key stood in clear. Found from each
+    "value" (a fast scan), in the mapping whose "{" is the last before it, no "}" between; the
+    name before the "{" is read as redact_value reads a key (is_secret_name)."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self._inner = _OBJECT_VALUE.match
+
+    def finditer(self, text: str):
+        at = text.find("value")
+        while at >= 0:
+            end = at + 5
+            start = at - 1 if at and text[at - 1] in "\"'" else at
+            if not (start and (text[start - 1].isalnum() or text[start - 1] in "_-")):
+                lo = max(0, start - 2000)
+                brace = text.rfind("{", lo, start)
+                if brace >= 0 and text.rfind("}", brace, start) < 0:
+                    close = text.find("}", end, end + 2000)
+                    name = _name_before(text, brace)
+                    if (name and is_secret_name(name)
+                            or '"keyName"' in text[brace:close if close >= 0 else end]):
+                        m = self._inner(text, start)
+                        if m is not None:
+                            yield m
+                            end = m.end()
+            at = text.find("value", end)
+
+
+_KEY1_KEY2 = _Scoped(r"\{[^{}]{0,1000}?[\"']key2[\"'][^{}]{0,1000}\}",
+                     r"[\"']key[12][\"'][ \t]*:[ \t]*[\"'](?P<secret>(?!\$)[A-Za-z0-9+/=_-]{16,})[\"']")
+"""Azure's pair of account keys, named key1 and key2: `az cognitiveservices account keys list`
+(an Azure OpenAI or AI Services resource; learn.microsoft.com, az cognitiveservices account keys:
+{"key1": ..., "key2": ...}) and the same shape of other resources' `keys list`. The names are
+no secret's anywhere else, so only in a mapping that holds both, each value a key's shape
+(16 or more characters of hex, base64 or base64url): `{"key1": "a", "key2": "b"}` stays."""
+
+
 _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A pre-signed URL's signature (_URL_SIGNATURE).
     ("Signature=", _URL_SIGNATURE),
     ("sig=", _URL_SIGNATURE),
     ("Signature%", _URL_SIGNATURE),
     ("sig%", _URL_SIGNATURE),
+    # Azure's SDKs read a SAS's parameters in any case (Azure.Storage.Sas SasQueryParameters: "sig"
+    # and SignatureUpper "SIG"): a hand-built URL's `&SIG=`, `&Sig=`.
+    ("SIG=", _URL_SIGNATURE),
+    ("Sig=", _URL_SIGNATURE),
+    ("SIG%", _URL_SIGNATURE),
+    ("Sig%", _URL_SIGNATURE),
     # A secret's default after a read of the environment (_ENV_FALLBACK).
     ("environ", _ENV_FALLBACK),
     ("getenv", _ENV_FALLBACK),
@@ -732,6 +820,11 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("ARG", _DOCKERFILE_LEGACY),
     # A docker config's registry auth (_DOCKER_AUTH).
     ('"auths"', _DOCKER_AUTH),
+    # The value of a mapping under a secret's name, or of az's account keys (_ValueInObject).
+    ("value", _ValueInObject()),
+    # Azure's key1 and key2 (_KEY1_KEY2).
+    ('key2"', _KEY1_KEY2),
+    ("key2'", _KEY1_KEY2),
     # vLLM's --api-key takes several keys (_VLLM_API_KEYS).
     ("vllm", _VLLM_API_KEYS),
     # ssh-keygen -N new_passphrase, -P passphrase (ssh-keygen(1); `-p -P OLD -N NEW` changes it):
@@ -891,7 +984,7 @@ def _may_need_named(text: str) -> bool:
         return True
     if "key" in low and ("private key" in low or _KEY_ASSIGN(low) is not None or _KEY_FLAG(low) is not None
                          or _KEY_IN_CODE(low) is not None or "key-" in low and "${" in low
-                         or "value" in low and _ENV_PAIR(low) is not None):
+                         or "value" in low and (_ENV_PAIR(low) is not None or '"keyname"' in low)):
         return True
     if "cookie" in low:
         return True
@@ -915,10 +1008,11 @@ def _may_need_named(text: str) -> bool:
         return True
     # the clients of _TOOL_PATTERNS whose flag holds no "pass": mongosh -p, ldapsearch -w, smbclient
     # and net -U A%B, ssh-keygen -N, zip -P, 7z -pPASS, lftp -u A,B, useradd -p, openssl -k, keytool -new
-    # a pre-signed URL percent-encoded in another's query (_URL_SIGNATURE), with no "://" left in clear
+    # a pre-signed URL percent-encoded in another's query (_URL_SIGNATURE), with no "://" left in clear,
+    # or an Azure SAS token alone (`az storage blob generate-sas -o tsv`: `se=...&sp=r&sv=...&sig=...`)
     # (a docker config's "auths": _DOCKER_AUTH)
     return ("secret" in low or "auth" in low and ("authorization" in low or '"auths"' in low) or "://" in low or "wandb" in low
-            or "sig" in low and ("signature%" in low or "sig%" in low)
+            or "sig" in low and ("signature%" in low or "sig%" in low or "&sig=" in low or "?sig=" in low)
             or "mongo" in low and " -p" in low or "ldap" in low and " -w" in low
             or "%" in low and ("smb" in low or "rpcclient" in low or "net " in low)
             or " -" in low and ("ssh-keygen" in low or "zip" in low and " -p" in low or "7z" in low and " -p" in low
@@ -1048,6 +1142,9 @@ def redact_value(value: Any, key: str | None = None) -> Any:
             return [MASK if type(v) is str and v != "" else redact_value(v) for v in value]
         return _redact_list(value)
     if isinstance(value, dict):
+        if key is not None and type(value.get("value")) is str and value["value"] and is_secret_name(key):
+            # a mapping under a secret's name holds it as its "value" (_ValueInObject: terraform output -json)
+            return {**_redact_dict(value), "value": MASK}
         return _redact_dict(value)
     return value
 
@@ -1056,6 +1153,14 @@ def redact_value(value: Any, key: str | None = None) -> Any:
 # short string: an analysis JSON has hundreds of thousands of them, and the calls were two
 # thirds of redacting it.
 def _redact_dict(d: dict) -> dict:
+    if "key2" in d and "key1" in d:  # az cognitiveservices account keys list (_KEY1_KEY2)
+        keys = {k: MASK for k in ("key1", "key2") if type(d[k]) is str and len(d[k]) >= 16 and d[k][0] != "$"}
+        if keys:
+            rest = _redact_dict({k: v for k, v in d.items() if k not in keys})
+            return {k: keys[k] if k in keys else rest[k] for k in d}
+    if "keyName" in d and type(d.get("value")) is str and d["value"]:
+        # az storage account keys list: {"keyName": "key1", "permissions": "FULL", "value": KEY} (_ValueInObject)
+        return {**_redact_dict({**d, "value": ""}), "value": MASK}
     if not _any_secret_key(tuple(d)):
         # A flat record (strings and numbers) whose strings, joined, hold no literal of a secret
         # is copied as it is: one gate for the record instead of one per field.
