@@ -292,7 +292,8 @@ def load_positioned(text: str, source: str, kind: str = "playbook") -> Positione
             path=source, line=line, column=column,
             # An editor that indents with tabs: YAML allows only spaces there (YAML 1.2.2, 6.1).
             hint=_tab_hint(text, line, column) if tab
-            else indentation_hint(exc.problem or "", text.splitlines(), line, column or 0)
+            else _quoted_then_more_hint(exc, text, line, column)
+            or indentation_hint(exc.problem or "", text.splitlines(), line, column or 0)
             or _colon_in_value_hint(exc, text, line) or _escape_hint(exc, text, line)
             or _alias_hint(exc)
             or "check indentation and quoting around this position",
@@ -361,6 +362,62 @@ def _colon_in_value_hint(exc: yaml.MarkedYAMLError, text: str, line: int) -> str
     # final newline, which a contains: needle must not gain.
     block = "|" if key == "run" else "|-"
     return f"{start}: write '{key}: {block}' and put the text on the next line, indented (it is then kept exactly as written)"
+
+
+_QUOTED_FIRST = re.compile(r"^(?P<lead>\s*(?:-\s+)*(?:(?P<key>[A-Za-z_][\w.-]*):\s+)?)(?P<quote>[\"'])")
+
+
+def _quoted_then_more_hint(exc: yaml.MarkedYAMLError, text: str, line: int, column: int) -> str | None:
+    """`run: "{{ python }}" -c 'import torch'`, `that: "OK" in stdout`, `title: "GPU" check`: a
+    value that starts with a quote is a quoted scalar (YAML 1.2.2, 7.3), which ends at its closing
+    quote, and PyYAML fails on the text after it with "expected <block end>, but found
+    '<scalar>'". The indentation hint then told the author to move a key that was where it
+    belongs. Ansible says the same of this trap (ansible/ansible lib/ansible/errors/yaml_strings.py,
+    YAML_COMMON_UNBALANCED_QUOTES_ERROR): quote the whole value."""
+    found = (exc.problem or "").removeprefix("expected <block end>, but found ")
+    if found not in ("'<scalar>'", "','"):
+        return None
+    lines = text.splitlines()
+    row = lines[line - 1] if 0 < line <= len(lines) else ""
+    written = _QUOTED_FIRST.match(row)
+    if written is None:
+        return None
+    start = written.end("lead")
+    end = _closing_quote(row, start)
+    if end is None or column != len(row) - len(row[end + 1:].lstrip()) + 1:
+        return None
+    value = row[start:].rstrip()
+    key = written.group("key")
+    named = f"the value of {key}:" if key else "this item"
+    said = (f"{named} starts with a quote, so YAML reads only {row[start:end + 1]} as the value and refuses "
+            f"the text after it")
+    lead = f"{key}: " if key else "- "
+    if found == "','":  # `requires: "draft_model", "hidden_states"`
+        return f"{named} is several quoted values separated by ',': a list is written in brackets: {lead}[{value}]"
+    if key == "run" or ("'" in value and '"' in value and len(value) > 80):
+        return (f"{said}: write '{lead}|' and put the whole text on the next line, indented (it is then kept "
+                "exactly as written, quotes and all)")
+    quoted = ("'" + value.replace("'", "''") + "'") if "'" not in value or '"' in value or "\\" in value else f'"{value}"'
+    return f"{said}: quote the whole value (the quotes inside stay part of it): {lead}{quoted}"
+
+
+def _closing_quote(row: str, start: int) -> int | None:
+    """The index of the quote that closes the quoted scalar opening at row[start], or None when
+    it does not close on this line."""
+    quote = row[start]
+    index = start + 1
+    while index < len(row):
+        character = row[index]
+        if quote == '"' and character == "\\":
+            index += 2
+            continue
+        if character == quote:
+            if quote == "'" and row[index + 1:index + 2] == "'":  # '' is a quote inside single quotes
+                index += 2
+                continue
+            return index
+        index += 1
+    return None
 
 
 _DOUBLE_QUOTED = re.compile(r'^(?P<lead>\s*(?:-\s+)*(?:[A-Za-z_][\w.-]*:\s+)?)"(?P<value>(?:[^"\\]|\\.)*)"\s*(?:#.*)?$')
