@@ -392,6 +392,15 @@ def _quoted_then_more_hint(exc: yaml.MarkedYAMLError, text: str, line: int, colu
     said = (f"{named} starts with a quote, so YAML reads only {row[start:end + 1]} as the value and refuses "
             f"the text after it")
     lead = f"{key}: " if key else "- "
+    quote = row[start]
+    if found == "'<scalar>'" and len(value) > 2 and value.endswith(quote) and quote in value[1:-1]:
+        # `title: 'Check the server's log'`, `run: "python -c "import torch""`: the whole value
+        # was quoted, and a quote of the same kind inside it ended it early.
+        inner = value[1:-1]
+        meant = (f'"{inner}"' if '"' not in inner and "\\" not in inner
+                 else "'" + inner.replace("'", "''") + "'")
+        return (f"the {quote} inside the value of {key or 'this item'}: ends the quoted value early: write "
+                f"{lead}{meant}" + (" (inside single quotes, '' is one ')" if meant[0] == "'" and "''" in meant else ""))
     if found == "','":  # `requires: "draft_model", "hidden_states"`
         return f"{named} is several quoted values separated by ',': a list is written in brackets: {lead}[{value}]"
     if key == "run" or ("'" in value and '"' in value and len(value) > 80):

@@ -7,7 +7,8 @@ no key above it: the nearest, run: on line 4, starts at column 5; move when: the
 already there), or, under a list item, "this '- ' at column 7 does not line up with the '- ' on
 line 3". Now the hint says the quote ended the value and gives the line to write (quote the whole
 value; a block for a command), as Ansible does for the same trap. `requires: "a", "b"` gets the
-list in brackets.
+list in brackets. `title: 'Check the server's log'` (an apostrophe inside single quotes) was
+told to quote the whole value again, quotes and all; now it gets the value in the other quotes.
 """
 
 from __future__ import annotations
@@ -68,3 +69,21 @@ def test_quoted_values_separated_by_commas_are_told_to_write_a_list():
 def test_a_key_out_of_line_keeps_its_indentation_hint():
     error = _error("  - id: gpu\n    run: nvidia-smi\n    expect:\n      - exit_code: 0\n   timeout: 30\n")
     assert "timeout: at column 4 lines up with no key above it" in (error.hint or "")
+
+
+@pytest.mark.parametrize("line, where, hint", [
+    # an apostrophe inside single quotes: the whole value was quoted, the inner quote ended it
+    ("    title: 'Check the server's log'\n    run: nvidia-smi\n", (7, 30),
+     "the ' inside the value of title: ends the quoted value early: write title: \"Check the server's log\""),
+    ("    run: \"python -c \"import torch\"\"\n", (7, 22),
+     "the \" inside the value of run: ends the quoted value early: write run: 'python -c \"import torch\"'"),
+])
+def test_a_quote_inside_a_quoted_value_is_told_how_to_keep_it(line, where, hint):
+    error = _error("  - id: gpu\n" + line)
+    assert (error.line, error.column) == where
+    assert error.hint == hint
+
+
+def test_the_apostrophe_fix_loads_the_text_meant():
+    loaded = load_playbook_text(HEAD + "  - id: gpu\n    title: \"Check the server's log\"\n    run: nvidia-smi\n", "s.yaml")
+    assert loaded.steps[0].title == "Check the server's log"
