@@ -292,7 +292,7 @@ def load_positioned(text: str, source: str, kind: str = "playbook") -> Positione
             path=source, line=line, column=column,
             # An editor that indents with tabs: YAML allows only spaces there (YAML 1.2.2, 6.1).
             hint=_tab_hint(text, line, column) if tab
-            else _quoted_then_more_hint(exc, text, line, column)
+            else _quoted_then_more_hint(exc, text, line, column) or _unclosed_hint(exc, text)
             or indentation_hint(exc.problem or "", text.splitlines(), line, column or 0)
             or _colon_in_value_hint(exc, text, line) or _escape_hint(exc, text, line)
             or _alias_hint(exc)
@@ -408,6 +408,40 @@ def _quoted_then_more_hint(exc: yaml.MarkedYAMLError, text: str, line: int, colu
                 "exactly as written, quotes and all)")
     quoted = ("'" + value.replace("'", "''") + "'") if "'" not in value or '"' in value or "\\" in value else f'"{value}"'
     return f"{said}: quote the whole value (the quotes inside stay part of it): {lead}{quoted}"
+
+
+_CLOSERS = {"[": "]", "{": "}", '"': '"', "'": "'"}
+
+
+def _unclosed_hint(exc: yaml.MarkedYAMLError, text: str) -> str | None:
+    """`requires: [draft_model, hidden_states` or `run: "echo hi` with the closing bracket or
+    quote left off: PyYAML reads on and fails where the text stops making sense, often on a later
+    line ("expected ',' or ']', but got ':'" at the next step's `id:`), or at the end of the file.
+    Its context mark is the opening bracket or quote: name it, and the line with it closed."""
+    context, mark = exc.context or "", exc.context_mark
+    problem = exc.problem or ""
+    if mark is None or exc.problem_mark is None:
+        return None
+    if context in ("while parsing a flow sequence", "while parsing a flow mapping"):
+        if not problem.startswith("expected ',' or") or (
+                exc.problem_mark.line == mark.line and not problem.endswith("'<stream end>'")):
+            return None
+    elif context != "while scanning a quoted scalar" or problem != "found unexpected end of stream":
+        return None
+    lines = text.splitlines()
+    row = lines[mark.line] if 0 <= mark.line < len(lines) else ""
+    opener = row[mark.column:mark.column + 1]
+    if opener not in _CLOSERS:
+        return None
+    closer = _CLOSERS[opener]
+    what = "quote" if opener in "'\"" else "bracket"
+    hint = f"the {opener} on line {mark.line + 1}, column {mark.column + 1} is never closed: end it with {closer}"
+    rest = row[mark.column + 1:]
+    if closer not in rest and "#" not in rest and rest.strip() and not rest.rstrip().endswith(","):
+        hint += f" (write {row.strip()}{closer})" if len(row.strip()) <= 100 else " at the end of that line"
+    elif what != "quote" and rest.rstrip().endswith(","):  # spread over lines: `[draft_model,` then `hidden_states`
+        hint += " after its last item"
+    return hint
 
 
 def _closing_quote(row: str, start: int) -> int | None:
