@@ -868,7 +868,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             with _template_parse_errors(step.id, source, path, line, column, hint, text, document):
                 missing = undefined_names(text, known, expression=is_expression)
             compared = comparisons(text, is_expression)
-            _check_run_time_names(text, is_expression, compared, step.id, earlier_ids, path, source, line, column)
+            _check_run_time_names(text, is_expression, compared, step.id, earlier_ids, path, source, line, column, step_ids)
             never_set = step_fact_never_set(steps_by_id, text, is_expression) if "facts" in text else None
             if never_set:
                 # `steps.a.facts.y` for a fact step a never sets failed the step at run time (SD003,
@@ -1127,7 +1127,8 @@ def _check_literal_captures(step: Step, base: tuple[Any, ...], known: set[str], 
 
 
 def _check_run_time_names(text: str, is_expression: bool, compared: list[Comparison], step_id: str, earlier_ids: list[str],
-                          path: tuple[Any, ...], source: str, line: int | None, column: int | None) -> None:
+                          path: tuple[Any, ...], source: str, line: int | None, column: int | None,
+                          step_ids: list[str] | None = None) -> None:
     """Names that pass the undefined check but do not exist where they are written: `steps.X`
     for a step that has not run yet, and stdout/exit_code before the step's command ran."""
     field = path[-1] if path[-1] in ("run", "when", "until", "that") else path[2]
@@ -1143,6 +1144,14 @@ def _check_run_time_names(text: str, is_expression: bool, compared: list[Compari
     _check_status_words(compared, step_id, path, source, line, column)
     for name in attributes_of(text, "steps", expression=is_expression):
         if name not in earlier_ids:
+            if step_ids is not None and name != step_id and name in step_ids:
+                # `run: echo {{ steps.b.stdout }}` in step a, with b written below it: "no earlier
+                # step has that id" and "none yet" sent its author looking for a step that is there.
+                raise PlaybookError(
+                    f"step {step_id!r} uses steps.{name}, but step {name!r} runs after it (steps run in the order written)",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=f"move step {name!r} above step {step_id!r}, or read steps.{name} in a step below {name!r}",
+                )
             close = difflib.get_close_matches(name, earlier_ids, n=1)
             why = "it is this step" if name == step_id else "no earlier step has that id"
             raise PlaybookError(
