@@ -562,6 +562,14 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
         # as YAML spells infinity) were refused naming no form the field takes.
         read = "a boolean" if isinstance(value, bool) else "infinity" if value in (float("inf"), float("-inf")) else "not-a-number"
         return f"YAML read {field}: as {read}; {number_forms(field)}"
+    if error_type in ("int_type", "int_parsing", "float_type", "float_parsing") and field and isinstance(value, str) \
+            and ("{{" in value or "{%" in value):
+        # `retries: "{{ n }}"`, `timeout: "{{ timeout_s }}"`: Ansible templates these; here a
+        # step's numbers are read when the playbook loads, before any var has a value.
+        inner = re.fullmatch(r"\s*\{\{\s*(.+?)\s*\}\}\s*", value)
+        compared = f", or compare it in an expectation: that: exit_code == {inner.group(1)}" if field == "exit_code" and inner else ""
+        return (f"{field} is not a template: it is read when the playbook loads, before any var has a value: "
+                f"write the number itself (e.g. {field}: {0 if field == 'exit_code' else 10}){compared}")
     if error_type in ("int_type", "int_parsing", "float_type", "float_parsing") and field and isinstance(value, str):
         return f"{field} is a number: write it in digits, without quotes (e.g. {field}: {0 if field == 'exit_code' else 10})"
     if error_type == "too_short" and field:
