@@ -358,10 +358,28 @@ def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
         raise PlaybookError(
             f"playbook is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
             path=str(path), line=line, column=column,
-            hint="save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)",
+            hint=utf8_hint(raw, exc.start),
         ) from None
     playbook = load_playbook_text(text, str(path))
     return LoadedPlaybook(playbook=playbook, path=str(path), sha256=hashlib.sha256(raw).hexdigest(), text=text)
+
+
+def utf8_hint(raw: bytes, start: int) -> str:
+    """How to convert a file that is not UTF-8. Windows' "ANSI" text (Notepad, Word, Excel's CSV)
+    is Windows-1252, whose bytes 0x80 to 0x9F are letters and punctuation (0x93 and 0x94 are the
+    curly quotes “ ”); latin1 reads those as C1 control characters, so `iconv -f latin1` gave a
+    file that YAML refuses again ("character U+0093 is not allowed"). ISO 8859-1 text has none
+    of them: for it the two agree."""
+    undecodable = raw.decode("utf-8", "surrogateescape")
+    if any("\udc80" <= c <= "\udc9f" for c in undecodable):
+        try:
+            raw.decode("cp1252")
+        except UnicodeDecodeError:  # 0x81, 0x8d, 0x8f, 0x90, 0x9d: no Windows-1252 either
+            return "save the file as UTF-8"
+        shown = bytes([raw[start]]).decode("cp1252")
+        return (f"save the file as UTF-8 (e.g. iconv -f windows-1252 -t utf-8): byte 0x{raw[start]:02x} is "
+                f"{shown} in Windows-1252, the encoding of Windows' ANSI text")
+    return "save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)"
 
 
 def text_encoding(raw: bytes) -> str:
