@@ -681,6 +681,19 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
         # "Conditions based on ... multiple conditions"): here it is one expression.
         joined = " and ".join(f"({v.strip()})" if len(value) > 1 else v.strip() for v in value)
         return f"{field} is one expression; for all of them: {field}: {_short_repr(joined, 120)}"
+    if error_type == "string_type" and isinstance(value, list) and field == "that" and value \
+            and all(isinstance(v, str) and v.strip() for v in value):
+        # Ansible's `assert: that: [...]` (all must hold): "write it without [ ], several lines
+        # under that: |" gave an expression of two lines, a syntax error. One expectation each
+        # says which one failed.
+        def written(text: str) -> str:
+            text = text.strip()
+            return text if text[0] not in "'\"[{!&*|>%@`" and ": " not in text and " #" not in text else _short_repr(text)
+
+        each = ", then ".join(f"- that: {written(v)}" for v in value[:3]) + (", ..." if len(value) > 3 else "")
+        joined = " and ".join(f"({v.strip()})" for v in value) if len(value) > 1 else value[0].strip()
+        return (f"that is one expression: write one expectation per condition ({each}), "
+                f"or all in one: that: {_short_repr(joined, 120)}")
     if error_type == "string_type" and isinstance(value, list) and field == "run":
         return "run takes one command; for several, write a block: run: | (one command per line below it)"
     if error_type == "string_type" and isinstance(value, (int, float)) and not isinstance(value, bool):
