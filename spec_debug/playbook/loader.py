@@ -694,6 +694,12 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
         joined = " and ".join(f"({v.strip()})" for v in value) if len(value) > 1 else value[0].strip()
         return (f"that is one expression: write one expectation per condition ({each}), "
                 f"or all in one: that: {_short_repr(joined, 120)}")
+    if error_type == "string_type" and isinstance(value, list) and field in ("contains", "not_contains", "matches") \
+            and len(value) > 1 and all(isinstance(v, str) and v.strip() for v in value):
+        # `contains: ["Uvicorn running", "ready"]` means each: a `contains: |` block of the two
+        # (the old advice) looks for the two lines one after the other, and fails where both appear.
+        each = ", then ".join(f"- {field}: {_yaml_single(v)}" for v in value[:3]) + (", ..." if len(value) > 3 else "")
+        return f"{field} takes one text: write one expectation per text ({each})"
     if error_type == "string_type" and isinstance(value, list) and field == "run":
         return "run takes one command; for several, write a block: run: | (one command per line below it)"
     if error_type == "string_type" and isinstance(value, (int, float)) and not isinstance(value, bool):
