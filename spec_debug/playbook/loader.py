@@ -562,6 +562,11 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
     if error_type == "literal_error" and field and isinstance(value, str):
         options = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
         close = difflib.get_close_matches(value, options, n=1)
+        meant = _ON_FAILURE_WORDS.get(value.strip().lower()) if field == "on_failure" else None
+        if meant is not None and not close:
+            # `on_failure: abort` (a CI runner's word), `ignore` (Ansible's ignore_errors): the
+            # same meaning, another word; "continue (or stop)" left the author to guess which.
+            return f"write on_failure: {meant} ({'the rest of the steps on this host are skipped' if meant == 'stop' else 'the next steps run'})"
         if close:
             return f"write {field}: {close[0]}"
         return f"write {field}: {options[0]} (or {', '.join(options[1:])})" if options else None
@@ -614,6 +619,10 @@ def _holds_anchor(document: PositionedDocument, line: int) -> bool:
     """Whether the key on this line defines a YAML anchor (`defaults: &d`)."""
     lines = document.lines
     return 0 < line <= len(lines) and re.search(r":\s+&[^\s]+", lines[line - 1]) is not None
+
+
+_ON_FAILURE_WORDS = {word: "stop" for word in ("abort", "halt", "fail", "exit", "end", "break", "fatal", "error", "quit")}
+_ON_FAILURE_WORDS |= {word: "continue" for word in ("ignore", "skip", "proceed", "pass", "next", "warn", "keep_going")}
 
 
 def _short_repr(value: Any, limit: int = 80) -> str:
