@@ -81,6 +81,10 @@ def indentation_hint(problem: str, lines: list[str], line: int, column: int) -> 
     if problem == "mapping values are not allowed here":
         return _deeper_key(here, above, lines, column)
     if problem.startswith("expected <block end>, but found"):
+        if column != here.first:
+            # Found past the line's start (`run: "{{ python }}" -c ...`: the text after a quoted
+            # value): this line's key or item is where it should be.
+            return None
         return _key_out_of_line(here, above) if here.dash is None else _item_out_of_line(here, above)
     return None
 

@@ -358,10 +358,28 @@ def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
         raise PlaybookError(
             f"playbook is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
             path=str(path), line=line, column=column,
-            hint="save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)",
+            hint=utf8_hint(raw, exc.start),
         ) from None
     playbook = load_playbook_text(text, str(path))
     return LoadedPlaybook(playbook=playbook, path=str(path), sha256=hashlib.sha256(raw).hexdigest(), text=text)
+
+
+def utf8_hint(raw: bytes, start: int) -> str:
+    """How to convert a file that is not UTF-8. Windows' "ANSI" text (Notepad, Word, Excel's CSV)
+    is Windows-1252, whose bytes 0x80 to 0x9F are letters and punctuation (0x93 and 0x94 are the
+    curly quotes “ ”); latin1 reads those as C1 control characters, so `iconv -f latin1` gave a
+    file that YAML refuses again ("character U+0093 is not allowed"). ISO 8859-1 text has none
+    of them: for it the two agree."""
+    undecodable = raw.decode("utf-8", "surrogateescape")
+    if any("\udc80" <= c <= "\udc9f" for c in undecodable):
+        try:
+            raw.decode("cp1252")
+        except UnicodeDecodeError:  # 0x81, 0x8d, 0x8f, 0x90, 0x9d: no Windows-1252 either
+            return "save the file as UTF-8"
+        shown = bytes([raw[start]]).decode("cp1252")
+        return (f"save the file as UTF-8 (e.g. iconv -f windows-1252 -t utf-8): byte 0x{raw[start]:02x} is "
+                f"{shown} in Windows-1252, the encoding of Windows' ANSI text")
+    return "save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)"
 
 
 def text_encoding(raw: bytes) -> str:
@@ -544,6 +562,11 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
     if error_type == "literal_error" and field and isinstance(value, str):
         options = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
         close = difflib.get_close_matches(value, options, n=1)
+        meant = _ON_FAILURE_WORDS.get(value.strip().lower()) if field == "on_failure" else None
+        if meant is not None and not close:
+            # `on_failure: abort` (a CI runner's word), `ignore` (Ansible's ignore_errors): the
+            # same meaning, another word; "continue (or stop)" left the author to guess which.
+            return f"write on_failure: {meant} ({'the rest of the steps on this host are skipped' if meant == 'stop' else 'the next steps run'})"
         if close:
             return f"write {field}: {close[0]}"
         return f"write {field}: {options[0]} (or {', '.join(options[1:])})" if options else None
@@ -562,6 +585,14 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
         # as YAML spells infinity) were refused naming no form the field takes.
         read = "a boolean" if isinstance(value, bool) else "infinity" if value in (float("inf"), float("-inf")) else "not-a-number"
         return f"YAML read {field}: as {read}; {number_forms(field)}"
+    if error_type in ("int_type", "int_parsing", "float_type", "float_parsing") and field and isinstance(value, str) \
+            and ("{{" in value or "{%" in value):
+        # `retries: "{{ n }}"`, `timeout: "{{ timeout_s }}"`: Ansible templates these; here a
+        # step's numbers are read when the playbook loads, before any var has a value.
+        inner = re.fullmatch(r"\s*\{\{\s*(.+?)\s*\}\}\s*", value)
+        compared = f", or compare it in an expectation: that: exit_code == {inner.group(1)}" if field == "exit_code" and inner else ""
+        return (f"{field} is not a template: it is read when the playbook loads, before any var has a value: "
+                f"write the number itself (e.g. {field}: {0 if field == 'exit_code' else 10}){compared}")
     if error_type in ("int_type", "int_parsing", "float_type", "float_parsing") and field and isinstance(value, str):
         return f"{field} is a number: write it in digits, without quotes (e.g. {field}: {0 if field == 'exit_code' else 10})"
     if error_type == "too_short" and field:
@@ -588,6 +619,10 @@ def _holds_anchor(document: PositionedDocument, line: int) -> bool:
     """Whether the key on this line defines a YAML anchor (`defaults: &d`)."""
     lines = document.lines
     return 0 < line <= len(lines) and re.search(r":\s+&[^\s]+", lines[line - 1]) is not None
+
+
+_ON_FAILURE_WORDS = {word: "stop" for word in ("abort", "halt", "fail", "exit", "end", "break", "fatal", "error", "quit")}
+_ON_FAILURE_WORDS |= {word: "continue" for word in ("ignore", "skip", "proceed", "pass", "next", "warn", "keep_going")}
 
 
 def _short_repr(value: Any, limit: int = 80) -> str:
@@ -655,6 +690,25 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
         # "Conditions based on ... multiple conditions"): here it is one expression.
         joined = " and ".join(f"({v.strip()})" if len(value) > 1 else v.strip() for v in value)
         return f"{field} is one expression; for all of them: {field}: {_short_repr(joined, 120)}"
+    if error_type == "string_type" and isinstance(value, list) and field == "that" and value \
+            and all(isinstance(v, str) and v.strip() for v in value):
+        # Ansible's `assert: that: [...]` (all must hold): "write it without [ ], several lines
+        # under that: |" gave an expression of two lines, a syntax error. One expectation each
+        # says which one failed.
+        def written(text: str) -> str:
+            text = text.strip()
+            return text if text[0] not in "'\"[{!&*|>%@`" and ": " not in text and " #" not in text else _short_repr(text)
+
+        each = ", then ".join(f"- that: {written(v)}" for v in value[:3]) + (", ..." if len(value) > 3 else "")
+        joined = " and ".join(f"({v.strip()})" for v in value) if len(value) > 1 else value[0].strip()
+        return (f"that is one expression: write one expectation per condition ({each}), "
+                f"or all in one: that: {_short_repr(joined, 120)}")
+    if error_type == "string_type" and isinstance(value, list) and field in ("contains", "not_contains", "matches") \
+            and len(value) > 1 and all(isinstance(v, str) and v.strip() for v in value):
+        # `contains: ["Uvicorn running", "ready"]` means each: a `contains: |` block of the two
+        # (the old advice) looks for the two lines one after the other, and fails where both appear.
+        each = ", then ".join(f"- {field}: {_yaml_single(v)}" for v in value[:3]) + (", ..." if len(value) > 3 else "")
+        return f"{field} takes one text: write one expectation per text ({each})"
     if error_type == "string_type" and isinstance(value, list) and field == "run":
         return "run takes one command; for several, write a block: run: | (one command per line below it)"
     if error_type == "string_type" and isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -868,7 +922,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             with _template_parse_errors(step.id, source, path, line, column, hint, text, document):
                 missing = undefined_names(text, known, expression=is_expression)
             compared = comparisons(text, is_expression)
-            _check_run_time_names(text, is_expression, compared, step.id, earlier_ids, path, source, line, column)
+            _check_run_time_names(text, is_expression, compared, step.id, earlier_ids, path, source, line, column, step_ids)
             never_set = step_fact_never_set(steps_by_id, text, is_expression) if "facts" in text else None
             if never_set:
                 # `steps.a.facts.y` for a fact step a never sets failed the step at run time (SD003,
@@ -990,6 +1044,9 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     path=source, line=line, column=column, key_path=dotted_path(path),
                     hint=f"did you mean facts.{close_fact}? ({playbook.steps[first_capture.first[close_fact]].id!r} captures it)",
                 )
+    for index, step in enumerate(playbook.steps):  # after the templates: an undefined name in a with: value first
+        if step.probe is not None:
+            _check_probe_args(step, ("steps", index), document, source)
     check_numbers_as_text(playbook, document, source)
     check_text_numbers(playbook, document, source, numeric_facts)
 
@@ -1124,7 +1181,8 @@ def _check_literal_captures(step: Step, base: tuple[Any, ...], known: set[str], 
 
 
 def _check_run_time_names(text: str, is_expression: bool, compared: list[Comparison], step_id: str, earlier_ids: list[str],
-                          path: tuple[Any, ...], source: str, line: int | None, column: int | None) -> None:
+                          path: tuple[Any, ...], source: str, line: int | None, column: int | None,
+                          step_ids: list[str] | None = None) -> None:
     """Names that pass the undefined check but do not exist where they are written: `steps.X`
     for a step that has not run yet, and stdout/exit_code before the step's command ran."""
     field = path[-1] if path[-1] in ("run", "when", "until", "that") else path[2]
@@ -1140,6 +1198,14 @@ def _check_run_time_names(text: str, is_expression: bool, compared: list[Compari
     _check_status_words(compared, step_id, path, source, line, column)
     for name in attributes_of(text, "steps", expression=is_expression):
         if name not in earlier_ids:
+            if step_ids is not None and name != step_id and name in step_ids:
+                # `run: echo {{ steps.b.stdout }}` in step a, with b written below it: "no earlier
+                # step has that id" and "none yet" sent its author looking for a step that is there.
+                raise PlaybookError(
+                    f"step {step_id!r} uses steps.{name}, but step {name!r} runs after it (steps run in the order written)",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=f"move step {name!r} above step {step_id!r}, or read steps.{name} in a step below {name!r}",
+                )
             close = difflib.get_close_matches(name, earlier_ids, n=1)
             why = "it is this step" if name == step_id else "no earlier step has that id"
             raise PlaybookError(
@@ -1596,6 +1662,33 @@ def _check_probe_name(name: str, path: tuple[Any, ...], document: PositionedDocu
         f"unknown probe {name!r}", path=source, line=line, column=column, key_path=dotted_path(path),
         hint=f"did you mean {close[0]!r}?" if close else f"known probes: {', '.join(known)}",
     )
+
+
+def _check_probe_args(step: Step, base: tuple[Any, ...], document: PositionedDocument, source: str) -> None:
+    """`with: {draft_modle: /ckpt}`: a probe reads its arguments by name, and one it does not
+    read was dropped without a word: vocab_maps said "SD004 Not checked: --var draft_model=DIR"
+    to an author who had given it, and the run PASSED. One spelt like an
+    argument the probe takes is refused where it is written, as an unknown key of the step is."""
+    from spec_debug.probes.registry import all_probes
+
+    spec = all_probes().get(step.probe or "")
+    if spec is None or spec.args is None:
+        return
+    taken = sorted({*spec.args, "python"})
+    for key in step.with_:
+        if key in taken:
+            continue
+        path = base + ("with", key)
+        line, column = document.position(path + ("<key>",)) or document.position(path) or (None, None)
+        close = difflib.get_close_matches(key, taken, n=1) or difflib.get_close_matches(key.lower(), taken, n=1)
+        if not close:
+            # Spelt like none it takes: an argument of the author's own (a value shown by
+            # `explain`, kept in the record's args), not a name mistyped.
+            continue
+        raise PlaybookError(
+            f"probe {step.probe!r} takes no argument {key!r} in step {step.id!r}", path=source, line=line, column=column,
+            key_path=dotted_path(path), hint=f"did you mean {close[0]!r}? ({step.probe} takes {', '.join(taken)})",
+        )
 
 
 # Ansible's special variables and lookups (docs.ansible.com, reference_appendices/special_variables),

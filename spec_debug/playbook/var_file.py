@@ -19,7 +19,7 @@ from typing import Any
 
 from spec_debug.errors import PlaybookError, UsageError
 from spec_debug.playbook.literal_texts import first_expression, names_filled_in
-from spec_debug.playbook.loader import MAX_PLAYBOOK_BYTES, text_encoding, byte_position
+from spec_debug.playbook.loader import MAX_PLAYBOOK_BYTES, byte_position, text_encoding, utf8_hint
 from spec_debug.playbook.templating import template_texts
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path, load_positioned
 from spec_debug.store import packed_file
@@ -66,7 +66,7 @@ def read_var_file(path: Path) -> VarFile:
                                 f"{encoding.upper()} text", path=str(path), hint="save the file as UTF-8") from None
         line, column = byte_position(raw, exc.start)
         raise PlaybookError("--var-file is not UTF-8 text", path=str(path), line=line, column=column,
-                            hint="save the file as UTF-8") from None
+                            hint=utf8_hint(raw, exc.start)) from None
     if not _has_content(text):
         return VarFile(path, text, {})
     document = load_positioned(text, str(path), kind="var file")

@@ -292,7 +292,8 @@ def load_positioned(text: str, source: str, kind: str = "playbook") -> Positione
             path=source, line=line, column=column,
             # An editor that indents with tabs: YAML allows only spaces there (YAML 1.2.2, 6.1).
             hint=_tab_hint(text, line, column) if tab
-            else indentation_hint(exc.problem or "", text.splitlines(), line, column or 0)
+            else _quoted_then_more_hint(exc, text, line, column) or _unclosed_hint(exc, text)
+            or indentation_hint(exc.problem or "", text.splitlines(), line, column or 0)
             or _colon_in_value_hint(exc, text, line) or _escape_hint(exc, text, line)
             or _alias_hint(exc)
             or "check indentation and quoting around this position",
@@ -361,6 +362,105 @@ def _colon_in_value_hint(exc: yaml.MarkedYAMLError, text: str, line: int) -> str
     # final newline, which a contains: needle must not gain.
     block = "|" if key == "run" else "|-"
     return f"{start}: write '{key}: {block}' and put the text on the next line, indented (it is then kept exactly as written)"
+
+
+_QUOTED_FIRST = re.compile(r"^(?P<lead>\s*(?:-\s+)*(?:(?P<key>[A-Za-z_][\w.-]*):\s+)?)(?P<quote>[\"'])")
+
+
+def _quoted_then_more_hint(exc: yaml.MarkedYAMLError, text: str, line: int, column: int) -> str | None:
+    """`run: "{{ python }}" -c 'import torch'`, `that: "OK" in stdout`, `title: "GPU" check`: a
+    value that starts with a quote is a quoted scalar (YAML 1.2.2, 7.3), which ends at its closing
+    quote, and PyYAML fails on the text after it with "expected <block end>, but found
+    '<scalar>'". The indentation hint then told the author to move a key that was where it
+    belongs. Ansible says the same of this trap (ansible/ansible lib/ansible/errors/yaml_strings.py,
+    YAML_COMMON_UNBALANCED_QUOTES_ERROR): quote the whole value."""
+    found = (exc.problem or "").removeprefix("expected <block end>, but found ")
+    if found not in ("'<scalar>'", "','"):
+        return None
+    lines = text.splitlines()
+    row = lines[line - 1] if 0 < line <= len(lines) else ""
+    written = _QUOTED_FIRST.match(row)
+    if written is None:
+        return None
+    start = written.end("lead")
+    end = _closing_quote(row, start)
+    if end is None or column != len(row) - len(row[end + 1:].lstrip()) + 1:
+        return None
+    value = row[start:].rstrip()
+    key = written.group("key")
+    named = f"the value of {key}:" if key else "this item"
+    said = (f"{named} starts with a quote, so YAML reads only {row[start:end + 1]} as the value and refuses "
+            f"the text after it")
+    lead = f"{key}: " if key else "- "
+    quote = row[start]
+    if found == "'<scalar>'" and len(value) > 2 and value.endswith(quote) and quote in value[1:-1]:
+        # `title: 'Check the server's log'`, `run: "python -c "import torch""`: the whole value
+        # was quoted, and a quote of the same kind inside it ended it early.
+        inner = value[1:-1]
+        meant = (f'"{inner}"' if '"' not in inner and "\\" not in inner
+                 else "'" + inner.replace("'", "''") + "'")
+        return (f"the {quote} inside the value of {key or 'this item'}: ends the quoted value early: write "
+                f"{lead}{meant}" + (" (inside single quotes, '' is one ')" if meant[0] == "'" and "''" in meant else ""))
+    if found == "','":  # `requires: "draft_model", "hidden_states"`
+        return f"{named} is several quoted values separated by ',': a list is written in brackets: {lead}[{value}]"
+    if key == "run" or ("'" in value and '"' in value and len(value) > 80):
+        return (f"{said}: write '{lead}|' and put the whole text on the next line, indented (it is then kept "
+                "exactly as written, quotes and all)")
+    quoted = ("'" + value.replace("'", "''") + "'") if "'" not in value or '"' in value or "\\" in value else f'"{value}"'
+    return f"{said}: quote the whole value (the quotes inside stay part of it): {lead}{quoted}"
+
+
+_CLOSERS = {"[": "]", "{": "}", '"': '"', "'": "'"}
+
+
+def _unclosed_hint(exc: yaml.MarkedYAMLError, text: str) -> str | None:
+    """`requires: [draft_model, hidden_states` or `run: "echo hi` with the closing bracket or
+    quote left off: PyYAML reads on and fails where the text stops making sense, often on a later
+    line ("expected ',' or ']', but got ':'" at the next step's `id:`), or at the end of the file.
+    Its context mark is the opening bracket or quote: name it, and the line with it closed."""
+    context, mark = exc.context or "", exc.context_mark
+    problem = exc.problem or ""
+    if mark is None or exc.problem_mark is None:
+        return None
+    if context in ("while parsing a flow sequence", "while parsing a flow mapping"):
+        if not problem.startswith("expected ',' or") or (
+                exc.problem_mark.line == mark.line and not problem.endswith("'<stream end>'")):
+            return None
+    elif context != "while scanning a quoted scalar" or problem != "found unexpected end of stream":
+        return None
+    lines = text.splitlines()
+    row = lines[mark.line] if 0 <= mark.line < len(lines) else ""
+    opener = row[mark.column:mark.column + 1]
+    if opener not in _CLOSERS:
+        return None
+    closer = _CLOSERS[opener]
+    what = "quote" if opener in "'\"" else "bracket"
+    hint = f"the {opener} on line {mark.line + 1}, column {mark.column + 1} is never closed: end it with {closer}"
+    rest = row[mark.column + 1:]
+    if closer not in rest and "#" not in rest and rest.strip() and not rest.rstrip().endswith(","):
+        hint += f" (write {row.strip()}{closer})" if len(row.strip()) <= 100 else " at the end of that line"
+    elif what != "quote" and rest.rstrip().endswith(","):  # spread over lines: `[draft_model,` then `hidden_states`
+        hint += " after its last item"
+    return hint
+
+
+def _closing_quote(row: str, start: int) -> int | None:
+    """The index of the quote that closes the quoted scalar opening at row[start], or None when
+    it does not close on this line."""
+    quote = row[start]
+    index = start + 1
+    while index < len(row):
+        character = row[index]
+        if quote == '"' and character == "\\":
+            index += 2
+            continue
+        if character == quote:
+            if quote == "'" and row[index + 1:index + 2] == "'":  # '' is a quote inside single quotes
+                index += 2
+                continue
+            return index
+        index += 1
+    return None
 
 
 _DOUBLE_QUOTED = re.compile(r'^(?P<lead>\s*(?:-\s+)*(?:[A-Za-z_][\w.-]*:\s+)?)"(?P<value>(?:[^"\\]|\\.)*)"\s*(?:#.*)?$')

@@ -38,6 +38,9 @@ class ProbeSpec:
     needs_torch: bool = False
     codes: tuple[str, ...] = ()
     """Finding codes the check can raise (for explain and the docs)."""
+    args: tuple[str, ...] | None = None
+    """The `with:` keys the probe (its host module, parse and check) reads, besides `python`,
+    which every probe takes (the host's interpreter); None: not declared, any key is taken."""
 
 
 PROBES: dict[str, ProbeSpec] = {}
@@ -78,6 +81,7 @@ def _load_builtins() -> None:
             name="host_info",
             summary="Python, OS, GPUs and which engines (sglang, vllm, speculators, torch) are installed",
             module="spec_debug.probes.host_info",
+            args=(),
         )
     )
     try:
