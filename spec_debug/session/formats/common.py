@@ -231,7 +231,15 @@ def shell_result(text: str) -> tuple[str, int | None]:
                 # loops that hand it to the model as JSON send it so
                 code = next((wrapped[k] for k in _STREAM_EXIT_KEYS if k in wrapped), None)
             if type(code) is int:  # another tool's {"output", "error", ...} is kept whole
-                return wrapped["output"], code
+                output, error = wrapped["output"], wrapped.get("error")
+                if isinstance(error, str) and error.strip() and error not in output:
+                    # Hermes Agent's terminal tool says why it ran nothing beside an empty output:
+                    # {"output": "", "exit_code": -1, "error": "BLOCKED: User denied this command...",
+                    # "status": "blocked"}, "Command execution failed: ...", "Foreground command uses
+                    # '&' backgrounding..." (NousResearch/hermes-agent tools/terminal_tool.py). Read
+                    # as its output alone, the call failed with nothing to say why
+                    output = f"{output.rstrip()}\n{error}" if output.strip() else error
+                return output, code
     if (streams := stream_result(text)) is not None:
         return streams
     lines = text.splitlines()
