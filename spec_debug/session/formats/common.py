@@ -231,7 +231,15 @@ def shell_result(text: str) -> tuple[str, int | None]:
                 # loops that hand it to the model as JSON send it so
                 code = next((wrapped[k] for k in _STREAM_EXIT_KEYS if k in wrapped), None)
             if type(code) is int:  # another tool's {"output", "error", ...} is kept whole
-                return wrapped["output"], code
+                output, error = wrapped["output"], wrapped.get("error")
+                if isinstance(error, str) and error.strip() and error not in output:
+                    # Hermes Agent's terminal tool says why it ran nothing beside an empty output:
+                    # {"output": "", "exit_code": -1, "error": "BLOCKED: User denied this command...",
+                    # "status": "blocked"}, "Command execution failed: ...", "Foreground command uses
+                    # '&' backgrounding..." (NousResearch/hermes-agent tools/terminal_tool.py). Read
+                    # as its output alone, the call failed with nothing to say why
+                    output = f"{output.rstrip()}\n{error}" if output.strip() else error
+                return output, code
     if (streams := stream_result(text)) is not None:
         return streams
     lines = text.splitlines()
@@ -401,7 +409,9 @@ def _shell_script(argv: list[str]) -> str | None:
         return None
     program = argv[0].replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".exe")
     if program in ("bash", "sh", "zsh"):
-        return argv[2] if argv[1] in ("-lc", "-c") else None
+        if argv[1] in ("-lc", "-c"):
+            return argv[2]
+        return _posix_script(argv[1:])
     if program == "cmd":
         return argv[2] if argv[1].lower() == "/c" and len(argv) == 3 else None
     if program in ("pwsh", "powershell"):
@@ -410,6 +420,29 @@ def _shell_script(argv: list[str]) -> str | None:
             rest = rest[1:]
         return rest[1] if len(rest) == 2 and rest[0].lower() in ("-command", "-c") else None
     return None
+
+
+_SHELL_LONG_FLAGS = frozenset({"--login", "--norc", "--noprofile", "--posix"})
+
+
+def _posix_script(words: list[str]) -> str | None:
+    """The script of ``bash``/``sh``/``zsh`` given options before it: ``-l -c script``, ``--login -c
+    script``, ``-euo pipefail -c script`` (bash(1), "OPTIONS": ``-c`` reads the commands from the
+    first word after the options; ``-o``/``+o`` take a word). None where no ``-c`` is among them (a
+    script file)."""
+    command = False
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word in _SHELL_LONG_FLAGS:
+            at += 1
+        elif len(word) > 1 and word[0] in "-+" and word[1:].isalpha() and word[1:].isascii():
+            command = command or (word[0] == "-" and "c" in word)
+            # -o/+o name an option in the next word (`-o pipefail`, `-euo pipefail`)
+            at += 2 if word.endswith("o") else 1
+        else:
+            break
+    return words[at] if command and at < len(words) else None
 
 
 def remote_host(args: Any) -> str | None:
