@@ -47,7 +47,7 @@ from spec_debug.session.extract import LAST_WORDS, QUOTE_REACH, Extracted, extra
 from spec_debug.session.segments import VERSION_CHECK_TITLE, PhaseTracker
 from spec_debug.session.shell_words import pipefail_after
 from spec_debug.session.sources import SessionSource, discover, iter_events
-from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit, timed_exit
+from spec_debug.session.status_echo import echoed_exit, timed_exit, typed_echo_status
 from spec_debug.session.stopped_servers import OwnServers, named_port
 from spec_debug.session.timeout_limit import timed_follow_ends_line
 from spec_debug.session.traced_hosts import TRACE_LEAD, traced_error_host
@@ -1740,16 +1740,16 @@ class _SessionState:
         """A terminal log's ``echo $?``: its output is the exit status of the command before it
         in the same shell, which the log states nowhere else (bash(1), Special Parameters: "?
         expands to the exit status of the most recently executed foreground pipeline")."""
-        if len(st.commands_typed) < 2 or st.commands_typed[1] is not record \
-                or not TYPED_STATUS_ECHO.match(record.inner):
+        if len(st.commands_typed) < 2 or st.commands_typed[1] is not record or "$" not in record.inner:
             return
         prev = st.commands_typed[0]
         if prev.exit_code is not None:
             return
-        status = (output or "").strip()
-        if not status.isdigit() or len(status) > 3:
+        # `echo $?`, and `echo "status: $?"`, `echo rc=$?` (its words around the number)
+        status = typed_echo_status(record.inner, output or "")
+        if status is None:
             return
-        prev.exit_code = int(status)
+        prev.exit_code = status
         if prev.exit_code == 0 and prev.is_error and st.gave_up_typed is prev:
             return  # `pip install x | tail -1`: the 0 is tail's, pip's last words say it failed
         if prev.exit_code == 0 and prev.is_error:
