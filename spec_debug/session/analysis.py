@@ -47,7 +47,7 @@ from spec_debug.session.extract import LAST_WORDS, QUOTE_REACH, Extracted, extra
 from spec_debug.session.segments import VERSION_CHECK_TITLE, PhaseTracker
 from spec_debug.session.shell_words import pipefail_after
 from spec_debug.session.sources import SessionSource, discover, iter_events
-from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit, timed_exit
+from spec_debug.session.status_echo import echoed_exit, timed_exit, typed_echo_status
 from spec_debug.session.stopped_servers import OwnServers, named_port
 from spec_debug.session.timeout_limit import timed_follow_ends_line
 from spec_debug.session.traced_hosts import TRACE_LEAD, traced_error_host
@@ -530,6 +530,9 @@ _TRACED_SSH = re.compile(TRACE_LEAD + r"(?:\S+ )*?(?:\S*/)?ssh ", re.M).search
 
 _PIPEFAIL = "(set -o pipefail)"
 """The key under which a terminal log's shell variables note that ``pipefail`` is on."""
+_SLURM_NODES = "(salloc nodes)"
+"""The key under which a terminal log's shell variables hold the nodes of the interactive
+``salloc`` it is in (:meth:`SessionAnalysis._slurm_allocation`)."""
 
 
 def _shows_errors(text: str) -> bool:
@@ -1548,6 +1551,8 @@ class _SessionState:
             slurm_jobs.learn_nodes(record.inner, ev.text, self.slurm_nodes)
         if record is not None and fmt == "text":
             self._echoed_status(record, ev.text, st, info)
+            if ev.text and "salloc: " in ev.text and self.shell_variables is not None:
+                self._slurm_allocation(record, ev.text)
             if failed and exit_code is None and found and ev.text \
                     and (failures.pip_gave_up(found[0], ev.text, record.inner) or failures.build_gave_up(ev.text, record.inner)
                          or failures.died_in_traceback(ev.text, record.inner)):
@@ -1715,6 +1720,9 @@ class _SessionState:
         nvidia-smi``): the shell still holds it (bash(1), PARAMETERS). Was no host."""
         known = self.shell_variables.setdefault(ev.host, {})
         command = ev.command
+        if target.host is None and target.container is None and "srun" in command and known.get(_SLURM_NODES):
+            # `srun python3 bench.py` in an interactive salloc's shell: on the allocation's node
+            target = shell.srun_in_allocation(command, known[_SLURM_NODES]) or target
         if target.host is None and target.container is None and known and "$" in command:
             target = shell.target_with(command, known)
         if target.host is None and target.container is not None and known:
@@ -1736,20 +1744,35 @@ class _SessionState:
                 known.pop(_PIPEFAIL, None)
         return target
 
+    def _slurm_allocation(self, record: CommandRecord, output: str) -> None:
+        """An interactive ``salloc`` (no command): the shell it opens holds the allocation's nodes
+        (``salloc: Nodes gpu-node-12 are ready for job``) until its ``exit`` gives it back
+        (``salloc: Relinquishing job allocation 123``); an ``srun`` typed there runs on them
+        (:meth:`_shell_target`). Was: on the login node the prompt shows."""
+        if "Relinquishing job allocation" in output:
+            # (typed at the node's own prompt where salloc opens the shell there: the login
+            # shell's note goes too)
+            for known in self.shell_variables.values():
+                known.pop(_SLURM_NODES, None)
+            return
+        known = self.shell_variables.setdefault(record.host, {})
+        if shell.program_names(record.inner)[:1] == ["salloc"] and (nodes := shell.allocated_nodes(output)):
+            known[_SLURM_NODES] = nodes
+
     def _echoed_status(self, record: CommandRecord, output: str | None, st: _Agent, info: AgentInfo) -> None:
         """A terminal log's ``echo $?``: its output is the exit status of the command before it
         in the same shell, which the log states nowhere else (bash(1), Special Parameters: "?
         expands to the exit status of the most recently executed foreground pipeline")."""
-        if len(st.commands_typed) < 2 or st.commands_typed[1] is not record \
-                or not TYPED_STATUS_ECHO.match(record.inner):
+        if len(st.commands_typed) < 2 or st.commands_typed[1] is not record or "$" not in record.inner:
             return
         prev = st.commands_typed[0]
         if prev.exit_code is not None:
             return
-        status = (output or "").strip()
-        if not status.isdigit() or len(status) > 3:
+        # `echo $?`, and `echo "status: $?"`, `echo rc=$?` (its words around the number)
+        status = typed_echo_status(record.inner, output or "")
+        if status is None:
             return
-        prev.exit_code = int(status)
+        prev.exit_code = status
         if prev.exit_code == 0 and prev.is_error and st.gave_up_typed is prev:
             return  # `pip install x | tail -1`: the 0 is tail's, pip's last words say it failed
         if prev.exit_code == 0 and prev.is_error:

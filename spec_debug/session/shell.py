@@ -1195,6 +1195,28 @@ def _srun(args: list[str], depth: int) -> Target | None:
     return Target(host=node, container=nested.container, inner=nested.inner)
 
 
+def srun_in_allocation(command: str, nodelist: str) -> Target | None:
+    """Where ``srun CMD`` typed in the shell an interactive ``salloc`` opened runs: srun starts
+    its step on the allocation's nodes (slurm.schedmd.com/salloc.html; the shell holds
+    ``SLURM_JOB_NODELIST``), ``nodelist`` here, unless it names its own; None for another command
+    or an allocation of several nodes."""
+    argv = split_words(command)
+    if not argv or argv[0].rsplit("/", 1)[-1] != "srun" or _slurm_options(argv[1:])[0] is not None:
+        return None
+    target = _srun([f"--nodelist={nodelist}"] + argv[1:], 0)
+    return target if target is not None and target.host is not None else None
+
+
+_ALLOCATED_NODES = re.compile(r"^salloc: Nodes (\S+) are ready for job\s*$", re.M)
+
+
+def allocated_nodes(output: str) -> str | None:
+    """The nodes an interactive ``salloc`` says it holds, ``salloc: Nodes gpu-node-12 are ready
+    for job`` (slurm src/salloc/salloc.c, "Nodes %s are ready for job"), else None."""
+    found = _ALLOCATED_NODES.findall(output) if "are ready for job" in output else None
+    return found[-1] if found else None
+
+
 def one_node(nodelist: str) -> str | None:
     """The one node a Slurm ``--nodelist`` names, None for several or a file of them. Slurm
     reads a comma-separated list, a range (``gpu[01-04,07]``) or, with a "/" in it, a file

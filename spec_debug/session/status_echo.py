@@ -45,6 +45,28 @@ def echoed_exit(command: str, output: str) -> int | None:
         # `until curl -sf .../health; do echo "not ready ($?)"; sleep 5; done`: each try's status,
         # not the loop's (which ends 0 once the server answers)
         return None
+    return _printed_status(command, m, output)
+
+
+def typed_echo_status(command: str, output: str) -> int | None:
+    """The status of the command before, from an echo typed alone at a prompt: ``echo $?``
+    (:data:`TYPED_STATUS_ECHO`, its output the number alone) or one with words around it,
+    ``echo "status: $?"``, ``echo rc=$?``, its output that line with the number in it (bash(1),
+    Special Parameters: ``?``, the most recent foreground pipeline's status)."""
+    if TYPED_STATUS_ECHO.match(command):
+        status = output.strip()
+        return int(status) if status.isdigit() and len(status) <= 3 else None
+    if "$" not in command:
+        return None
+    command = command.strip()
+    m = _ECHO_OF_STATUS.match(command)
+    if m is None or command[m.end():].strip(" ;") or "'" in m.group(1) or "`" in m.group(1):
+        return None  # more than the echo, '$?' not expanded, a command substitution's output
+    return _printed_status(command, m, output)
+
+
+def _printed_status(command: str, m: re.Match, output: str) -> int | None:
+    """The status the echo ``m`` of ``command`` printed, read from its line of ``output``."""
     # \$? in a command sent through ssh "...": the remote shell's status, printed the same way
     words = " ".join(m.group(1).replace('"', "").replace("\\$", "$").split())
     parts = _STATUS_VAR.split(words)

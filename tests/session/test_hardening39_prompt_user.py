@@ -61,7 +61,8 @@ def test_rhel_prompts_name_the_user_and_a_nameless_uid_none(tmp_path):
                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert out.returncode == 0, out.stderr
     assert [(c["host"], c["user"], c["cwd"]) for c in json.loads(out.stdout)["commands"]] == [
-        ("gpu-3", "root", None), ("7c1d2e3f4a5b", None, "/workspace")]
+        # (`~` is the home whether the prompt shows \W or \w: bash(1), PROMPTING)
+        ("gpu-3", "root", "~"), ("7c1d2e3f4a5b", None, "/workspace")]
 
 
 def test_a_prompt_pasted_in_a_notes_plain_block_gives_its_user_and_folder(tmp_path):

@@ -43,7 +43,8 @@ def test_an_interactive_allocation_is_a_shell_its_exit_leaves(tmp_path: Path) ->
     got = [(c["host"], c["command"]) for c in analyze_path(path).to_json()["commands"]]
     assert got == [
         ("login01", "ssh login01"), ("login01", "salloc -N1 --gres=gpu:1 -p gpu --time 01:00:00"),
-        ("login01", "srun nvidia-smi -L"), ("login01", "exit"), ("login01", "hostname"),
+        # (the step runs on the allocation's node: test_hardening73_salloc_shell_srun)
+        ("gpu-node-12", "srun nvidia-smi -L"), ("login01", "exit"), ("login01", "hostname"),
         ("login01", "salloc -N1 -p gpu srun nvidia-smi -L"), ("login01", "sinfo -p gpu"), ("login01", "exit"),
         (None, "ls"),
     ]

@@ -135,10 +135,13 @@ _USER_PROMPT = re.compile(
     r"(?:\([\w.-]+\)\s+)*"  # virtualenv or conda prefixes: (base), (ml-env) (base)
     + _STATUS +
     r"(?:\[(?:\d{1,2}:\d\d(?::\d\d)?[ \t])?"  # PS1='[\t \u@\h \W]\$ ': [14:02:11 root@gpu-3 ~]# (bash(1), PROMPTING)
-    r"(?P<bracket_user>" + _USER + r")@(?P<bracket_host>[\w.-]+)(?:\s[^\]]*)?\]\s?[#$]"  # RHEL/Rocky: [root@gpu-3 ~]#
+    r"(?P<bracket_user>" + _USER + r")@(?P<bracket_host>[\w.-]+)(?::(?P<bracket_dir>[~/][^\]\s]*)|\s(?P<bracket_wdir>[^\]\s]*)[^\]]*)?\]"
+    r"(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # RHEL/Rocky: [root@gpu-3 ~]#; '[\u@\h:\w]$(__git_ps1 " (%s)") \$ ',
+    # [me@gpu13:~/w] (main) $ (the whole folder, and git's branch after the brackets)
     r"|(?P<user>" + _USER + r")@(?P<host>[\w.-]+)(?::(?P<dir>[^\s#$]*))?(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # Debian/Ubuntu: root@gpu-3:~#
     # and with the branch git's prompt adds, me@gpu01:~/sglang (main *)$ (git contrib/completion/git-prompt.sh)
-    r"|(?P<zsh_user>[\w.-]+)@(?P<zsh_host>[\w.-]+) (?:(?P<zsh_dir>[~/]\S*?)" + _VCS_SEGMENT + r"? [%$#]|\S+ %)"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
+    r"|(?P<zsh_user>[\w.-]+)@(?P<zsh_host>[\w.-]+) (?:\[\d{1,2}:\d\d(?::\d\d)?\] )?(?:(?P<zsh_dir>[~/]\S*?)" + _VCS_SEGMENT + r"? [%$#]|\S+ %)"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
+    # (the time between, PS1='\u@\h [\t] \w \$ ': me@gpu10 [10:01:02] ~ $)
     r"|[\w.-]+@(?P<fish_host>[\w.-]+) [~/]\S*(?: \([^()\n]+\))?"  # fish's default: me@gpu02 ~/work>, root@gpu02 /w#,
     r"(?: \[(?P<fish_status>" + _FISH_STATUS + r"(?:\|" + _FISH_STATUS + r")*)\](?: (?P<fish_own>\d{1,3}))?)?[>#]"
     # the git branch, the status (_FISH_STATUS), the job's own after a `not` (_FISH_STATUS)
@@ -1567,10 +1570,13 @@ def _prompt_dir(m: re.Match) -> str | None:
     shortened path (fish's prompt_pwd, bash's PROMPT_DIRTRIM ``.../x``): no folder to go back to.
     zsh's ``%n@%m %~ %#`` (``me@gpu01 ~/sglang %``) shows the whole path too, and so does its
     default ``%1~`` where it shows ``~`` or ``/`` (zshmisc(1), PROMPT SEQUENCES: ``%~``, ``%1~``
-    the trailing part only, which is never ``~/x`` nor ``/x``); Gentoo bash's ``\\u@\\h \\w \\$``."""
+    the trailing part only, which is never ``~/x`` nor ``/x``); Gentoo bash's ``\\u@\\h \\w \\$``; in
+    brackets, ``[me@gpu13:~/w]$`` and ``[root@gpu13 ~/w]#`` (``\\w``; RHEL's ``\\W`` shows ``~`` for
+    the home, a whole path too)."""
     if m.re is not _USER_PROMPT and m.re is not _HOST_PROMPT and m.re is not _POWERLINE_PROMPT:
         return None
-    folder = m.group("dir") or (m.group("zsh_dir") if m.re is _USER_PROMPT else None)
+    folder = m.group("dir") or (m.group("zsh_dir") or m.group("bracket_dir") or m.group("bracket_wdir")
+                                if m.re is _USER_PROMPT else None)
     return folder if folder and (folder[0] == "/" or folder == "~" or folder.startswith("~/")) else None
 
 
