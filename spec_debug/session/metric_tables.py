@@ -105,6 +105,9 @@ def _spread_statistic(cell: str) -> bool:
     return _SPREAD_STATISTIC.match(low) is not None or _SPREAD_STATISTIC_LAST.search(low) is not None
 
 
+_ACC_LEN = ("acc_len", "acc len", "acc-len", "acc. len", "acclen")
+
+
 def _header_kind(cell: str) -> str | None:
     """The metric a table header (or row label) names, if any."""
     low = cell.lower()
@@ -118,6 +121,10 @@ def _header_kind(cell: str) -> str | None:
         if _TOKENS_PER_STEP.search(low):
             # tokens a step, never a second ("tokens/step" holds "tokens/s")
             return None if any(word in low for word in _NOT_COMMITTED) else "accept_length"
+    # "acc_length" / "mean_acc_len" as a script's dict keys head the columns (pandas, tabulate);
+    # "acc" alone or "acc_norm" is an eval's accuracy, no reading of the drafter
+    if "acc" in low and any(word in low for word in _ACC_LEN):
+        return "accept_length"
     if "accept" in low or low.startswith("acc ") or low.startswith("avg acc"):
         if "len" in low:
             return "accept_length"
