@@ -484,10 +484,39 @@ def _unit_row(text: str, pos: int, header: list[str]) -> tuple[list[str], int] |
     return [" ".join(f"{h} {u}".split()) for h, u in zip(header, row)], end + 1
 
 
+# python-tabulate's "grid" format rules the header off with "=" ("+======+=====+") and fences each
+# row with "+------+-----+"; "fancy_grid" (and "fancy_outline") draws the same with box characters,
+# "╞═╪═╡" under the header (tabulate's TableFormat of each). Read as the "pretty" format's ASCII, one
+# character for one, so the spans found stay the text's own.
+_GRID_HEADER_RULE = re.compile(r"^[ \t]*\+=[=+]*\+[ \t\r]*$", re.M)
+_BOX_AS_ASCII = str.maketrans("\u2502\u2550\u2500\u2552\u2564\u2555\u2558\u2567\u255b\u255e\u256a\u2561\u251c\u253c\u2524",
+                              "|--++++++++++++")
+
+
+def _as_ascii_grid(text: str) -> str:
+    if "\u256a" in text:
+        text = text.translate(_BOX_AS_ASCII)
+    if "+==" in text:
+        text = _GRID_HEADER_RULE.sub(lambda m: m.group(0).replace("=", "-"), text)
+    return text
+
+
+def _grid_row_rule(text: str, line: str, end: int) -> bool:
+    """Whether ``line`` (ending at ``end``) is a "grid" table's rule between two of its rows."""
+    if not line.lstrip().startswith("+") or _TABLE_RULE.fullmatch(line) is None:
+        return False
+    after = end + 1
+    while after < len(text) and text[after] in " \t":
+        after += 1
+    return text.startswith("|", after)
+
+
 def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
     """Readings of the tables in ``text``, and the spans of the tables they were read from."""
     found: list[Reading] = []
     spans = []
+    if "+==" in text or "\u256a" in text:
+        text = _as_ascii_grid(text)
     for rule_start, rule_end in _rule_lines(text):
         head_end = rule_start - 1
         if head_end <= 0:
@@ -514,6 +543,9 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
             nl = text.find("\n", pos)
             end = len(text) if nl < 0 else nl
             line = text[pos:end]
+            if "|" not in line and "+" in line and _grid_row_rule(text, line, end):
+                pos = end + 1  # "+-----+-----+" between a grid table's rows
+                continue
             if "|" not in line or not line.strip():
                 break
             row = _cells(line)

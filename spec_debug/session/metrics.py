@@ -868,6 +868,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
                                 f"vLLM progress bar, last of {len(speeds)} estimates"))
             structured = True
         text = _TQDM_SPEED.sub("", text)
+    bench_from = len(found)
     if ("(" in text and not (only_readings and text is source)
             and ("(tok/s)" in text or "(per sec)" in text or "s/sec" in text)) or \
             ("A" in text and ("Accept length:" in text or "Acceptance length:" in text)) or ("F" in text and "TTFT (ms)" in text) \
@@ -875,8 +876,13 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         structured = _bench_serving(text, found) or structured
     # the second: a table copied from a rendered page; the rest a delimiter row of one or two
     # hyphens a cell ("|-|-|", "|--|--|", "| - | - |", "|:-:|"), as GFM allows
-    if "|" in text and ("---" in text or "-- |" in text or "-|" in text or "- |" in text or ":-" in text):
+    if "|" in text and ("---" in text or "-- |" in text or "-|" in text or "- |" in text or ":-" in text) \
+            or "\u256a" in text:  # tabulate's "fancy_grid": its header rule "╞══╪══╡"
         readings, spans = table_readings(text)
+        if bench_keys := {(m.name, m.value) for m in found[bench_from:]}:
+            # the keys of a bench_serving-style report in a "| Key | Value |" table (EvalScope's
+            # "Benchmarking summary" grid) were read by _bench_serving above: one reading each
+            readings = [r for r in readings if (r[0], r[1]) not in bench_keys]
         found.extend(Metric(*reading) for reading in readings)
         for start, end in reversed(spans):  # the prose scans below must not read a cell again
             text = text[:start] + text[end:]
