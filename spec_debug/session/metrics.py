@@ -766,6 +766,12 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         # accept lengths read one by one and the throughputs not at all)
         decode_lines, log_accepts, only_accepts = _decode_batches(text, found)
         structured = decode_lines > 0
+    if not decode_lines and "accept len: " in text and (text.startswith("accept len: ") or "\naccept len: " in text
+                                                        or ":accept len: " in text):
+        # `grep -o "accept len: [0-9.]*" server.log`: the accept lengths of the Decode batch lines
+        # alone, one a line; their mean is the reading, as of the whole lines (was one a line)
+        if (cut := _accept_len_lines(text, found)) is not None:
+            text, structured = cut, True
     # A character of the literal first (a memchr) wherever a text often lacks one: here "P" (prose
     # seldom has it) and ":" (most prose none) before the literal scans (~1 us per 500 characters each).
     # ("Prefill batch [1839], #new-seq: ..." with SGLANG_LOG_FORWARD_ITERS: see _FORWARD_ITER)
@@ -1120,6 +1126,24 @@ def _one_batch_size(text: str) -> str:
                                or any(n != running for n in _DECODE_RUNNING.findall(text, second.end()))):
         return ""
     return f", batch size {running}"
+
+
+# A Decode batch line's accept readings as `grep -o` prints them ("-n" puts the line number first),
+# its accept rate with them where the pattern took both ("accept len: 3.21, accept rate: 0.55")
+_ACCEPT_LEN_ONLY = re.compile(r"^(?:\d+:)?accept len: (\d+(?:\.\d+)?)(?:, accept rate: (\d+(?:\.\d+)?))?,?[ \t\r]*$", re.M)
+
+
+def _accept_len_lines(text: str, found: list[Metric]) -> str | None:
+    """The mean of the lines that hold an "accept len: N" and nothing else, where two or more
+    do; ``text`` without them, or None where fewer do."""
+    lines = _ACCEPT_LEN_ONLY.findall(text)
+    if len(lines) < 2:
+        return None
+    ctx = f"SGLang accept len, mean of {len(lines)} lines"
+    found.append(Metric("accept_length", round(sum(float(a) for a, _ in lines) / len(lines), 3), "tokens", ctx))
+    if all(rate for _, rate in lines):
+        found.append(Metric("accept_rate", round(sum(float(r) for _, r in lines) / len(lines), 3), "ratio", ctx))
+    return _ACCEPT_LEN_ONLY.sub("", text)
 
 
 def _decode_batches(text: str, found: list[Metric]) -> tuple[int, int, bool]:
