@@ -486,15 +486,17 @@ def _unit_row(text: str, pos: int, header: list[str]) -> tuple[list[str], int] |
 
 # python-tabulate's "grid" format rules the header off with "=" ("+======+=====+") and fences each
 # row with "+------+-----+"; "fancy_grid" (and "fancy_outline") draws the same with box characters,
-# "╞═╪═╡" under the header (tabulate's TableFormat of each). Read as the "pretty" format's ASCII, one
-# character for one, so the spans found stay the text's own.
+# "╞═╪═╡" under the header, "simple_grid" and "rounded_grid" "├─┼─┤", "heavy_grid" "┣━╋━┫"
+# (tabulate's TableFormat of each). Read as the "pretty" format's ASCII, one character for one,
+# so the spans found stay the text's own. Only where a grid's crossing ("╪", "┼", "╋") is:
+# rich's tables (GenAI-Perf's, "┡━╇━┩" under the header) are read by their own rows.
 _GRID_HEADER_RULE = re.compile(r"^[ \t]*\+=[=+]*\+[ \t\r]*$", re.M)
-_BOX_AS_ASCII = str.maketrans("\u2502\u2550\u2500\u2552\u2564\u2555\u2558\u2567\u255b\u255e\u256a\u2561\u251c\u253c\u2524",
-                              "|--++++++++++++")
+_BOX_CORNERS = "╒╤╕╘╧╛╞╪╡├┼┤┌┬┐└┴┘╭╮╰╯┏┳┓┗┻┛┣╋┫"
+_BOX_AS_ASCII = str.maketrans("│┃═─━" + _BOX_CORNERS, "||---" + "+" * len(_BOX_CORNERS))
 
 
 def _as_ascii_grid(text: str) -> str:
-    if "\u256a" in text:
+    if "╪" in text or "┼" in text or "╋" in text:
         text = text.translate(_BOX_AS_ASCII)
     if "+==" in text:
         text = _GRID_HEADER_RULE.sub(lambda m: m.group(0).replace("=", "-"), text)
@@ -515,7 +517,7 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
     """Readings of the tables in ``text``, and the spans of the tables they were read from."""
     found: list[Reading] = []
     spans = []
-    if "+==" in text or "\u256a" in text:
+    if "+==" in text or "\u256a" in text or "\u253c" in text or "\u254b" in text:
         text = _as_ascii_grid(text)
     for rule_start, rule_end in _rule_lines(text):
         head_end = rule_start - 1

@@ -883,7 +883,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     # the second: a table copied from a rendered page; the rest a delimiter row of one or two
     # hyphens a cell ("|-|-|", "|--|--|", "| - | - |", "|:-:|"), as GFM allows
     if "|" in text and ("---" in text or "-- |" in text or "-|" in text or "- |" in text or ":-" in text) \
-            or "\u256a" in text:  # tabulate's "fancy_grid": its header rule "╞══╪══╡"
+            or "\u256a" in text or "\u253c" in text or "\u254b" in text:  # tabulate's box grids' crossings (metric_tables._as_ascii_grid)
         readings, spans = table_readings(text)
         if bench_keys := {(m.name, m.value) for m in found[bench_from:]}:
             # the keys of a bench_serving-style report in a "| Key | Value |" table (EvalScope's
