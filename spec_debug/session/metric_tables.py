@@ -174,6 +174,17 @@ def _pretty_header_rule(text: str, start: int) -> bool:
     return len(above) < 3 or "|" not in above[2]
 
 
+def _presto_header_rule(text: str, start: int, end: int) -> bool:
+    """Whether the "-----+-----" line at ``start`` is the rule under the header of a table with no
+    outer border: psql's aligned output and tabulate's "presto" format ("   bs |   tok/s" over
+    "------+--------"), a "|" in the header above each "+" of the rule."""
+    rule = text[start:end]
+    if not rule.lstrip().startswith("-") or not rule.rstrip().endswith("-"):
+        return False
+    above = _lines_above(text, start, 1)
+    return bool(above) and above[0].count("|") == rule.count("+") and not above[0].lstrip().startswith("|")
+
+
 def _rule_lines(text: str) -> list[tuple[int, int]]:
     """Where the delimiter rows ("|---|---:|", "-- | --", "|-|-|") are: each line with one of
     _RULE_NEEDLES is tried, not every offset (a multi-line "^" pattern is tried at each
@@ -193,7 +204,7 @@ def _rule_lines(text: str) -> list[tuple[int, int]]:
                 # Speed (token/s) |", python/sglang/test/send_one.py)
                 if text.find("|", start, end) >= 0 and _TABLE_RULE.fullmatch(text, start, end) or \
                         text.find("+", start, end) >= 0 and _TABLE_RULE.fullmatch(text, start, end) \
-                        and _pretty_header_rule(text, start):
+                        and (_pretty_header_rule(text, start) or _presto_header_rule(text, start, end)):
                     rules.append((start, end))
             pos = text.find(needle, end)
     rules.sort()
