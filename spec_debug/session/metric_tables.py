@@ -108,6 +108,12 @@ def _spread_statistic(cell: str) -> bool:
 _ACC_LEN = ("acc_len", "acc len", "acc-len", "acc. len", "acclen")
 
 
+# The unit as people head a column with it: "TPS", "decode tps", a script's key "tokens_per_second"
+# or "output_tok_s" (its results dicts dumped with pandas or tabulate)
+_TOKENS_PER_SECOND = re.compile(r"(?:^|[\s_(*`])(?:tps|tok(?:en)?s?_(?:per_)?s(?:ec(?:ond)?)?|tok(?:en)?s?\s+per\s+s(?:ec(?:ond)?)?)"
+                                r"(?=$|[\s)*`(])")
+
+
 def _header_kind(cell: str) -> str | None:
     """The metric a table header (or row label) names, if any."""
     low = cell.lower()
@@ -132,7 +138,9 @@ def _header_kind(cell: str) -> str | None:
             return "accept_rate"
         return None
     if (any(unit in low for unit in _TOK_UNITS) or "throughput" in low
-            or ("t/s" in low and _T_PER_S.search(low))) and not any(word in low for word in _NOT_DECODE) \
+            or ("t/s" in low and _T_PER_S.search(low))
+            or (("tps" in low or "_s" in low or "per s" in low) and _TOKENS_PER_SECOND.search(low))) \
+            and not any(word in low for word in _NOT_DECODE) \
             and not ("pp" in low and _PROMPT_TEST.search(low)):
         return "throughput"
     return None
