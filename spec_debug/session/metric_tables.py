@@ -105,6 +105,15 @@ def _spread_statistic(cell: str) -> bool:
     return _SPREAD_STATISTIC.match(low) is not None or _SPREAD_STATISTIC_LAST.search(low) is not None
 
 
+_ACC_LEN = ("acc_len", "acc len", "acc-len", "acc. len", "acclen")
+
+
+# The unit as people head a column with it: "TPS", "decode tps", a script's key "tokens_per_second"
+# or "output_tok_s" (its results dicts dumped with pandas or tabulate)
+_TOKENS_PER_SECOND = re.compile(r"(?:^|[\s_(*`])(?:tps|tok(?:en)?s?_(?:per_)?s(?:ec(?:ond)?)?|tok(?:en)?s?\s+per\s+s(?:ec(?:ond)?)?)"
+                                r"(?=$|[\s)*`(])")
+
+
 def _header_kind(cell: str) -> str | None:
     """The metric a table header (or row label) names, if any."""
     low = cell.lower()
@@ -118,6 +127,10 @@ def _header_kind(cell: str) -> str | None:
         if _TOKENS_PER_STEP.search(low):
             # tokens a step, never a second ("tokens/step" holds "tokens/s")
             return None if any(word in low for word in _NOT_COMMITTED) else "accept_length"
+    # "acc_length" / "mean_acc_len" as a script's dict keys head the columns (pandas, tabulate);
+    # "acc" alone or "acc_norm" is an eval's accuracy, no reading of the drafter
+    if "acc" in low and any(word in low for word in _ACC_LEN):
+        return "accept_length"
     if "accept" in low or low.startswith("acc ") or low.startswith("avg acc"):
         if "len" in low:
             return "accept_length"
@@ -125,7 +138,9 @@ def _header_kind(cell: str) -> str | None:
             return "accept_rate"
         return None
     if (any(unit in low for unit in _TOK_UNITS) or "throughput" in low
-            or ("t/s" in low and _T_PER_S.search(low))) and not any(word in low for word in _NOT_DECODE) \
+            or ("t/s" in low and _T_PER_S.search(low))
+            or (("tps" in low or "_s" in low or "per s" in low) and _TOKENS_PER_SECOND.search(low))) \
+            and not any(word in low for word in _NOT_DECODE) \
             and not ("pp" in low and _PROMPT_TEST.search(low)):
         return "throughput"
     return None
@@ -167,6 +182,17 @@ def _pretty_header_rule(text: str, start: int) -> bool:
     return len(above) < 3 or "|" not in above[2]
 
 
+def _presto_header_rule(text: str, start: int, end: int) -> bool:
+    """Whether the "-----+-----" line at ``start`` is the rule under the header of a table with no
+    outer border: psql's aligned output and tabulate's "presto" format ("   bs |   tok/s" over
+    "------+--------"), a "|" in the header above each "+" of the rule."""
+    rule = text[start:end]
+    if not rule.lstrip().startswith("-") or not rule.rstrip().endswith("-"):
+        return False
+    above = _lines_above(text, start, 1)
+    return bool(above) and above[0].count("|") == rule.count("+") and not above[0].lstrip().startswith("|")
+
+
 def _rule_lines(text: str) -> list[tuple[int, int]]:
     """Where the delimiter rows ("|---|---:|", "-- | --", "|-|-|") are: each line with one of
     _RULE_NEEDLES is tried, not every offset (a multi-line "^" pattern is tried at each
@@ -186,7 +212,7 @@ def _rule_lines(text: str) -> list[tuple[int, int]]:
                 # Speed (token/s) |", python/sglang/test/send_one.py)
                 if text.find("|", start, end) >= 0 and _TABLE_RULE.fullmatch(text, start, end) or \
                         text.find("+", start, end) >= 0 and _TABLE_RULE.fullmatch(text, start, end) \
-                        and _pretty_header_rule(text, start):
+                        and (_pretty_header_rule(text, start) or _presto_header_rule(text, start, end)):
                     rules.append((start, end))
             pos = text.find(needle, end)
     rules.sort()
@@ -477,10 +503,41 @@ def _unit_row(text: str, pos: int, header: list[str]) -> tuple[list[str], int] |
     return [" ".join(f"{h} {u}".split()) for h, u in zip(header, row)], end + 1
 
 
+# python-tabulate's "grid" format rules the header off with "=" ("+======+=====+") and fences each
+# row with "+------+-----+"; "fancy_grid" (and "fancy_outline") draws the same with box characters,
+# "╞═╪═╡" under the header, "simple_grid" and "rounded_grid" "├─┼─┤", "heavy_grid" "┣━╋━┫"
+# (tabulate's TableFormat of each). Read as the "pretty" format's ASCII, one character for one,
+# so the spans found stay the text's own. Only where a grid's crossing ("╪", "┼", "╋") is:
+# rich's tables (GenAI-Perf's, "┡━╇━┩" under the header) are read by their own rows.
+_GRID_HEADER_RULE = re.compile(r"^[ \t]*\+=[=+]*\+[ \t\r]*$", re.M)
+_BOX_CORNERS = "╒╤╕╘╧╛╞╪╡├┼┤┌┬┐└┴┘╭╮╰╯┏┳┓┗┻┛┣╋┫"
+_BOX_AS_ASCII = str.maketrans("│┃═─━" + _BOX_CORNERS, "||---" + "+" * len(_BOX_CORNERS))
+
+
+def _as_ascii_grid(text: str) -> str:
+    if "╪" in text or "┼" in text or "╋" in text:
+        text = text.translate(_BOX_AS_ASCII)
+    if "+==" in text:
+        text = _GRID_HEADER_RULE.sub(lambda m: m.group(0).replace("=", "-"), text)
+    return text
+
+
+def _grid_row_rule(text: str, line: str, end: int) -> bool:
+    """Whether ``line`` (ending at ``end``) is a "grid" table's rule between two of its rows."""
+    if not line.lstrip().startswith("+") or _TABLE_RULE.fullmatch(line) is None:
+        return False
+    after = end + 1
+    while after < len(text) and text[after] in " \t":
+        after += 1
+    return text.startswith("|", after)
+
+
 def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
     """Readings of the tables in ``text``, and the spans of the tables they were read from."""
     found: list[Reading] = []
     spans = []
+    if "+==" in text or "\u256a" in text or "\u253c" in text or "\u254b" in text:
+        text = _as_ascii_grid(text)
     for rule_start, rule_end in _rule_lines(text):
         head_end = rule_start - 1
         if head_end <= 0:
@@ -507,6 +564,9 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
             nl = text.find("\n", pos)
             end = len(text) if nl < 0 else nl
             line = text[pos:end]
+            if "|" not in line and "+" in line and _grid_row_rule(text, line, end):
+                pos = end + 1  # "+-----+-----+" between a grid table's rows
+                continue
             if "|" not in line or not line.strip():
                 break
             row = _cells(line)

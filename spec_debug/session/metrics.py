@@ -766,6 +766,12 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         # accept lengths read one by one and the throughputs not at all)
         decode_lines, log_accepts, only_accepts = _decode_batches(text, found)
         structured = decode_lines > 0
+    if not decode_lines and "accept len: " in text and (text.startswith("accept len: ") or "\naccept len: " in text
+                                                        or ":accept len: " in text):
+        # `grep -o "accept len: [0-9.]*" server.log`: the accept lengths of the Decode batch lines
+        # alone, one a line; their mean is the reading, as of the whole lines (was one a line)
+        if (cut := _accept_len_lines(text, found)) is not None:
+            text, structured = cut, True
     # A character of the literal first (a memchr) wherever a text often lacks one: here "P" (prose
     # seldom has it) and ":" (most prose none) before the literal scans (~1 us per 500 characters each).
     # ("Prefill batch [1839], #new-seq: ..." with SGLANG_LOG_FORWARD_ITERS: see _FORWARD_ITER)
@@ -868,6 +874,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
                                 f"vLLM progress bar, last of {len(speeds)} estimates"))
             structured = True
         text = _TQDM_SPEED.sub("", text)
+    bench_from = len(found)
     if ("(" in text and not (only_readings and text is source)
             and ("(tok/s)" in text or "(per sec)" in text or "s/sec" in text)) or \
             ("A" in text and ("Accept length:" in text or "Acceptance length:" in text)) or ("F" in text and "TTFT (ms)" in text) \
@@ -875,8 +882,13 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         structured = _bench_serving(text, found) or structured
     # the second: a table copied from a rendered page; the rest a delimiter row of one or two
     # hyphens a cell ("|-|-|", "|--|--|", "| - | - |", "|:-:|"), as GFM allows
-    if "|" in text and ("---" in text or "-- |" in text or "-|" in text or "- |" in text or ":-" in text):
+    if "|" in text and ("---" in text or "-- |" in text or "-|" in text or "- |" in text or ":-" in text) \
+            or "\u256a" in text or "\u253c" in text or "\u254b" in text:  # tabulate's box grids' crossings (metric_tables._as_ascii_grid)
         readings, spans = table_readings(text)
+        if bench_keys := {(m.name, m.value) for m in found[bench_from:]}:
+            # the keys of a bench_serving-style report in a "| Key | Value |" table (EvalScope's
+            # "Benchmarking summary" grid) were read by _bench_serving above: one reading each
+            readings = [r for r in readings if (r[0], r[1]) not in bench_keys]
         found.extend(Metric(*reading) for reading in readings)
         for start, end in reversed(spans):  # the prose scans below must not read a cell again
             text = text[:start] + text[end:]
@@ -1114,6 +1126,24 @@ def _one_batch_size(text: str) -> str:
                                or any(n != running for n in _DECODE_RUNNING.findall(text, second.end()))):
         return ""
     return f", batch size {running}"
+
+
+# A Decode batch line's accept readings as `grep -o` prints them ("-n" puts the line number first),
+# its accept rate with them where the pattern took both ("accept len: 3.21, accept rate: 0.55")
+_ACCEPT_LEN_ONLY = re.compile(r"^(?:\d+:)?accept len: (\d+(?:\.\d+)?)(?:, accept rate: (\d+(?:\.\d+)?))?,?[ \t\r]*$", re.M)
+
+
+def _accept_len_lines(text: str, found: list[Metric]) -> str | None:
+    """The mean of the lines that hold an "accept len: N" and nothing else, where two or more
+    do; ``text`` without them, or None where fewer do."""
+    lines = _ACCEPT_LEN_ONLY.findall(text)
+    if len(lines) < 2:
+        return None
+    ctx = f"SGLang accept len, mean of {len(lines)} lines"
+    found.append(Metric("accept_length", round(sum(float(a) for a, _ in lines) / len(lines), 3), "tokens", ctx))
+    if all(rate for _, rate in lines):
+        found.append(Metric("accept_rate", round(sum(float(r) for _, r in lines) / len(lines), 3), "ratio", ctx))
+    return _ACCEPT_LEN_ONLY.sub("", text)
 
 
 def _decode_batches(text: str, found: list[Metric]) -> tuple[int, int, bool]:

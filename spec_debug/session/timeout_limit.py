@@ -19,6 +19,13 @@ _INSTANT = frozenset({"cd", "pushd", "popd", "export", "unset", "set", "source",
                       "pwd", "date", "hostname", "whoami", "umask", "ulimit", "mkdir", "alias"})
 """Builtins and programs that return at once: ``cd /root/logs && timeout 120 tail -f log`` is
 bounded by its timeout as ``timeout 120 tail -f log`` is."""
+_FILE_READERS = {"tail": {"-n", "-c", "--lines", "--bytes", "-s", "--sleep-interval", "--pid"},
+                 "head": {"-n", "-c", "--lines", "--bytes"}, "cat": set(), "wc": set(), "ls": set(),
+                 "grep": {"-e", "-f", "-m", "-A", "-B", "-C", "--max-count"}, "egrep": {"-e", "-f", "-m", "-A", "-B", "-C"},
+                 "fgrep": {"-e", "-f", "-m", "-A", "-B", "-C"}, "zcat": set()}
+"""Programs that read the files they are given and return (and the options of theirs that take a
+value): ``timeout 5m python bench.py || tail -50 log`` is bounded by its timeout; ``tail -f log``
+follows its file (:mod:`follow`), and one given no file reads its input."""
 
 
 def timeout_limit(inner: str) -> int | None:
@@ -82,7 +89,34 @@ def _limit(argv: list[str]) -> tuple[str, float]:
     if head == "timeout":
         seconds = _timeout_seconds(argv[i:])
         return ("timeout", seconds) if seconds else ("unbounded", 0.0)  # 0 means "no timeout" to timeout(1)
-    return ("instant", 0.0) if head in _INSTANT else ("unbounded", 0.0)
+    if head in _INSTANT or head in _FILE_READERS and _reads_files(head, argv[i:]):
+        return "instant", 0.0
+    return "unbounded", 0.0
+
+
+def _reads_files(head: str, words: list[str]) -> bool:
+    """Whether ``words`` (``words[0]`` is ``head``, one of _FILE_READERS) name a file to read and
+    follow none: ``tail -50 log``, ``grep 'accept len' server.log``; not ``tail -f log``, nor
+    ``grep x`` (its input)."""
+    if follows_output(" ".join(words)) is not None:
+        return False
+    takes, operands, i = _FILE_READERS[head], [], 1
+    pattern_given = False
+    while i < len(words):
+        word = words[i]
+        if word == "--":
+            operands += words[i + 1:]
+            break
+        if word.startswith("-") and word != "-":
+            if word in takes:
+                pattern_given |= word in ("-e", "-f")
+                i += 1
+            pattern_given |= word.startswith(("--regexp=", "--file="))
+        else:
+            operands.append(word)
+        i += 1
+    files = operands if head not in ("grep", "egrep", "fgrep") or pattern_given else operands[1:]
+    return head == "ls" or any(f != "-" for f in files)
 
 
 def _timeout_seconds(words: list[str]) -> float | None:
