@@ -150,8 +150,9 @@ def test_an_expired_password_is_named_as_expired_not_as_refused(client: ClientSe
     assert "refused" not in message and PASSWORD not in message + (expired.value.hint or "")
     # the ssh that logs in as the run does: with the known_hosts file it reads (round 49's shared builder)
     hint = expired.value.hint or ""
-    assert f"`ssh -o UserKnownHostsFile={client.known_hosts} -p {server.port} {USER}@{server.address}` on a terminal" \
-        in hint, hint
+    # -F: the run reads the client's config from $HOME, ssh(1) from the passwd home (hardening73_hint_config_file)
+    assert (f"`ssh -F {client.config} -o UserKnownHostsFile={client.known_hosts} -p {server.port} "
+            f"{USER}@{server.address}` on a terminal") in hint, hint
 
 
 @pytest.mark.parametrize(
