@@ -865,6 +865,7 @@ class SSHTransport(Transport):
         exited_at: float | None = None
         read_at_exit = 0
         buffered: bool | None = None  # whether the step's processes are all gone (checked once)
+        pumped_from = time.monotonic()
         while True:
             self._drain(channel, stdout, stderr)
             stdout.capture.show_unended()  # a prompt or a line with no end yet, once quiet (--show-output)
@@ -888,7 +889,11 @@ class SSHTransport(Transport):
                     if now - exited_at > _DRAIN_AFTER_EXIT_S + _HELD_OUTPUT_S:
                         break
             if not self._connection.transport.is_active():
-                raise self._lost("during command")
+                # Seen here, between the channel's close and the next look at it (paramiko closes
+                # the channels, then marks the transport inactive; on a busy machine this loop
+                # wakes in between): the same reading of a quiet tunnel as _outcome gives.
+                raise self._through_a_quiet_tunnel(
+                    self._lost("during command"), now - max(pumped_from, stdout.written_at, stderr.written_at))
             wait = 0.2 if deadline is None else max(0.0, min(0.2, deadline - now))
             # The channel's fileno is a pipe that paramiko makes readable when either stream
             # has data or the channel reaches EOF (paramiko/channel.py, fileno).
