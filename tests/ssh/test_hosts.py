@@ -180,16 +180,19 @@ def test_bad_inventory_lines_name_the_line(tmp_path: Path) -> None:
 def test_ssh_args_from_ansible_inventories_become_ssh_config_options() -> None:
     from spec_debug.runner.ssh_config import parse_ssh_args
 
-    args = "-C -o ProxyCommand=\"ssh -W %h:%p -q bastion\" -oStrictHostKeyChecking=no -o 'ServerAliveInterval 30' -J j1,j2 -p2222 -At -o Port=1"
+    args = "-C -o ProxyCommand=\"ssh -W %h:%p -q bastion\" -oStrictHostKeyChecking=no -o 'ServerAliveInterval 30' -p2222 -At -o Port=1"
     assert parse_ssh_args(args) == {
         "proxycommand": "ssh -W %h:%p -q bastion",
         "stricthostkeychecking": "no",
         "serveraliveinterval": "30",
-        "proxyjump": "j1,j2",
         "port": "2222",  # the first value wins, as on ssh's command line
         "forwardagent": "yes",  # -A (in -At): the steps get the agent, as with ssh -A
         "requesttty": "yes",  # -t (in -At): asks for a terminal (the host's record says none is given)
     }
+    assert parse_ssh_args("-C -J j1,j2 -p2222") == {"proxyjump": "j1,j2", "port": "2222"}
+    # `ssh -o ProxyCommand=... -J j1,j2 host` stops: "Cannot specify -J with ProxyCommand" (ssh.c; was: -J kept beside it)
+    with pytest.raises(UsageError, match="Cannot specify -J with ProxyCommand"):
+        parse_ssh_args(args + " -J j1,j2")
     with pytest.raises(UsageError, match="unexpected 'bastion'"):
         parse_ssh_args("-A bastion")
 
