@@ -24,6 +24,7 @@ from rich.markup import escape
 
 from spec_debug.errors import UsageError
 from spec_debug.playbook.loader import load_playbook
+from spec_debug.probes import launch_flags
 from spec_debug.record import RunRecord, shell_word
 from spec_debug.report import write_reports
 from spec_debug.report.views import nothing_checked
@@ -44,7 +45,7 @@ PLAYBOOK = "perf_regression"
 TINY_MODEL_ENV = {"OMP_NUM_THREADS": "1"}
 # The simulated host has no server process: its server is the recorded command line and log
 # (probes.launch_flags.server_processes looks at none of this machine's processes).
-SIMULATED_HOST_ENV = {"SPEC_DEBUG_SIMULATED_HOST": "1"}
+SIMULATED_HOST_ENV = {launch_flags.SIMULATED_HOST_ENV: "1"}
 
 
 class DemoHostTransport(LocalTransport):
