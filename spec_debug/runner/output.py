@@ -98,11 +98,22 @@ class StreamCapture:
     _spill_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
     """Held while the spill is written or closed: yield_spill() comes from the thread that
     writes run.json, while the step's thread writes the stream."""
+    keep_whole: bool = False
+    """Keep the raw stream in memory (up to WHOLE_TEXT_LIMIT bytes) for whole_text(): a step whose
+    JSON is parsed whole (a probe, a json: capture). Where the run redacts, the artifact is masked,
+    and a document longer than the capture limit read back from it gave the facts the mask: an
+    `api_key` captured from a server's config was `***REDACTED***` in the next step's curl."""
+    _whole: bytearray | None = field(default_factory=bytearray, repr=False, compare=False)
 
     def write(self, chunk: bytes) -> None:
         if not chunk:
             return
         self.total_bytes += len(chunk)
+        if self.keep_whole and self._whole is not None:
+            if self.total_bytes > WHOLE_TEXT_LIMIT:
+                self._whole = None  # past what whole_text() reads
+            else:
+                self._whole += chunk
         half = self.limit_bytes // 2
         if len(self._head) < half:
             take = half - len(self._head)
@@ -313,12 +324,15 @@ class StreamCapture:
 
     def whole_text(self, limit: int = WHOLE_TEXT_LIMIT) -> str | None:
         """The whole of a stream cut by the capture limit, as checked_text("surrogateescape")
-        reads one that fits, from its artifact (masked where the run redacts); None when the
-        stream is not cut, part of it was not saved, or it is over `limit` bytes. For what must
-        be read whole (a JSON document): `--capture-limit 0`, which the CLI offers to keep
-        run.json small, failed every probe step with "output is not JSON". Call after close()."""
+        reads one that fits: as printed where it was kept (keep_whole), else from its artifact
+        (masked where the run redacts); None when the stream is not cut, part of it was not
+        saved, or it is over `limit` bytes. For what must be read whole (a JSON document):
+        `--capture-limit 0`, which the CLI offers to keep run.json small, failed every probe
+        step with "output is not JSON". Call after close()."""
         if not self.truncated or not self.whole_stream_searchable or self.total_bytes > limit or self.spill_path is None:
             return None
+        if self.keep_whole and self._whole is not None:
+            return as_lines(bytes(self._whole).decode("utf-8", "surrogateescape"))
         try:
             raw = self.spill_path.read_bytes()
         except OSError:
