@@ -1036,6 +1036,20 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     path=source, line=line, column=column, key_path=dotted_path(path),
                     hint=f"write steps.{kept[1]}.facts.{kept[0]}",
                 )
+            never_set = step_fact_never_set(steps_by_id, text, False) if "facts" in text else None
+            if never_set:
+                # As in run:, that: and the rest (above): `title: "{{ steps.bench.facts.speeed }}"`
+                # validated ok and the finding read "[template error: ... no attribute 'speeed']".
+                other, name, sets = never_set
+                close = difflib.get_close_matches(name, sets, n=1)
+                line, column = _name_position(text, f"steps.{other}.facts.{name}", document, line, column)
+                raise PlaybookError(
+                    f"the {where} of step {step.id!r} reads steps.{other}.facts.{name}, but step {other!r} never sets {name!r}",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=(f"did you mean steps.{other}.facts.{close[0]}?" if close else
+                          f"step {other!r} sets {', '.join(sets)}" if sets else
+                          f"step {other!r} captures nothing: give it a capture: that sets {name}"),
+                )
             misspelt = fact_misspelt(first_capture, index, path, text, False, in_finding=True)
             if misspelt:
                 name, close_fact = misspelt
