@@ -23,6 +23,7 @@ from spec_debug.errors import PlaybookError
 from spec_debug.playbook.actions_syntax import dollar_before_template, expression_of
 from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_hint
 from spec_debug.playbook.pasted_characters import LATIN_LOOKALIKE, character_name, invisible_in_key, pasted_character, typographic_quote
+from spec_debug.playbook.shell_quotes import unclosed_quote
 from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_read_too_early, fetch_fact_read, first_captures, step_fact_never_set
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
 from spec_debug.playbook.literal_texts import EXPECTATION_TEXTS, expectation_as_expression, first_expression, names_filled_in
@@ -888,6 +889,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
         if step.run is not None:
             sites.append((base + ("run",), step.run, False))
             _check_typographic_quotes(step.run, step.id, base + ("run",), document, source)
+            _check_unclosed_quote(step.run, step.id, base + ("run",), document, source)
             _check_pasted_characters(step.run, step.id, base + ("run",), document, source)
         if step.when:
             sites.append((base + ("when",), step.when, True))
@@ -1393,6 +1395,28 @@ def _check_typographic_quotes(command: str, step_id: str, path: tuple[Any, ...],
         f"the shell reads it as a letter, not a quote",
         path=source, line=line, column=column, key_path=dotted_path(path),
         hint='replace \u201c \u201d with " and \u2018 \u2019 with \'',
+    )
+
+
+def _check_unclosed_quote(command: str, step_id: str, path: tuple[Any, ...], document: PositionedDocument,
+                          source: str) -> None:
+    """`run: echo "abc`: the shell fails it on every host before it runs (shell_quotes.py)."""
+    found = unclosed_quote(command)
+    if found is None:
+        return
+    index = found.index
+    if found.shell_line is not None and command.count("\n", 0, index) + 1 != found.shell_line:
+        # The shell's line, where it differs from the scanner's: its first character.
+        starts = [0] + [m.end() for m in re.finditer("\n", command)]
+        line_start = starts[min(found.shell_line, len(starts)) - 1]
+        index = line_start + len(command[line_start:]) - len(command[line_start:].lstrip(" \t"))
+    line, column = _command_position(command, index, path, document)
+    raise PlaybookError(
+        f"the command of step {step_id!r} opens a quote {found.quote} that never closes: the shell reads on to the end "
+        f"of the script and fails before running anything ({found.shell_said})",
+        path=source, line=line, column=column, key_path=dotted_path(path),
+        hint=("close the quote; a ' meant as text inside '...' is written '\\''" if found.quote != '"' else
+              'close the quote; a " meant as text is written \\"'),
     )
 
 
