@@ -1705,8 +1705,11 @@ def _check_probe_name(name: str, path: tuple[Any, ...], document: PositionedDocu
 def _check_probe_args(step: Step, base: tuple[Any, ...], document: PositionedDocument, source: str) -> None:
     """`with: {draft_modle: /ckpt}`: a probe reads its arguments by name, and one it does not
     read was dropped without a word: vocab_maps said "SD004 Not checked: --var draft_model=DIR"
-    to an author who had given it, and the run PASSED. One spelt like an
-    argument the probe takes is refused where it is written, as an unknown key of the step is."""
+    to an author who had given it, and the run PASSED. Any key the probe does not read
+    (ProbeSpec.args) is refused where it is written, as an unknown key of the step is, with the
+    name meant where one is spelt alike. A key spelt like none (`with: {checkpoint: /ckpt}` for
+    model_configs' draft_model) was left alone, as the author's own note: the same checkpoint
+    was never read, and the run PASSED with "Not checked"."""
     from spec_debug.probes.registry import all_probes
 
     spec = all_probes().get(step.probe or "")
@@ -1719,13 +1722,11 @@ def _check_probe_args(step: Step, base: tuple[Any, ...], document: PositionedDoc
         path = base + ("with", key)
         line, column = document.position(path + ("<key>",)) or document.position(path) or (None, None)
         close = difflib.get_close_matches(key, taken, n=1) or difflib.get_close_matches(key.lower(), taken, n=1)
-        if not close:
-            # Spelt like none it takes: an argument of the author's own (a value shown by
-            # `explain`, kept in the record's args), not a name mistyped.
-            continue
         raise PlaybookError(
             f"probe {step.probe!r} takes no argument {key!r} in step {step.id!r}", path=source, line=line, column=column,
-            key_path=dotted_path(path), hint=f"did you mean {close[0]!r}? ({step.probe} takes {', '.join(taken)})",
+            key_path=dotted_path(path),
+            hint=(f"did you mean {close[0]!r}? ({step.probe} takes {', '.join(taken)})" if close else
+                  f"{step.probe} takes {', '.join(taken)}; it never reads {key!r} (a note of your own goes in the step's why:)"),
         )
 
 

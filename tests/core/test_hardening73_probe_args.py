@@ -5,7 +5,9 @@ arguments by name, and the misspelt one was dropped without a word. The run said
 checked: --var draft_model=DIR --var target_model=DIR" to an author who had given it, and
 PASSED. Now `playbooks validate` (and `run`, before any host is touched) refuses it at the
 key's file:line:column, with the name meant and the arguments the probe takes; `python` (the
-host's interpreter) is taken by every probe. A key spelt like no argument is left alone.
+host's interpreter) is taken by every probe. A key spelt like no argument was left alone here;
+it is refused too since hardening74 (test_hardening74_probe_unread_args.py): the probe never
+read it either.
 """
 
 from __future__ import annotations
@@ -30,10 +32,11 @@ def test_a_misspelt_argument_is_named_with_the_one_meant():
     assert error.hint == "did you mean 'draft_model'? (vocab_maps takes draft_model, python, target_model, vocab_mapping)"
 
 
-def test_a_key_spelt_like_no_argument_is_left_to_the_author():
-    # Not a name mistyped: kept as before (explain shows it, the record keeps it).
-    loaded = load_playbook_text(HEAD + "  - id: host\n    probe: host_info\n    with: {layers: [2, 18, 33]}\n", "d.yaml")
-    assert loaded.steps[0].with_ == {"layers": [2, 18, 33]}
+def test_a_key_spelt_like_no_argument_is_refused_too():
+    # Was left alone as the author's own (hardening73); host_info never read it (hardening74).
+    with pytest.raises(PlaybookError) as caught:
+        load_playbook_text(HEAD + "  - id: host\n    probe: host_info\n    with: {layers: [2, 18, 33]}\n", "d.yaml")
+    assert caught.value.bare_message == "probe 'host_info' takes no argument 'layers' in step 'host'"
 
 
 @pytest.mark.parametrize("written, meant", [("model", "draft_model"), ("engine_ver", "engine_version"),

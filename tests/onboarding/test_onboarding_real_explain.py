@@ -157,8 +157,9 @@ def test_list_and_bool_values_read_as_the_playbook_wrote_them(tmp_path):
     # walkthrough showed Python's repr (['2'] style, True) instead of the YAML the author wrote.
     playbook = tmp_path / "vals.yaml"
     playbook.write_text(
-        "name: vals\nvars:\n  layers: [2, 18, 33]\n  strict: true\nsteps:\n  - id: a\n    probe: host_info\n"
-        "    with: {layers: [2, 18, 33], strict: false}\n"
+        # Arguments forward_source reads (a probe refuses one it never reads: hardening74).
+        "name: vals\nvars:\n  layers: [2, 18, 33]\n  strict: true\nsteps:\n  - id: a\n    probe: forward_source\n"
+        "    with: {reference_files: [2, 18, 33], engine: false}\n"
     )
     result = run_cli("explain", str(playbook))
     assert result.code == 0, result.stderr
