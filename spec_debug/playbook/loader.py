@@ -7,6 +7,7 @@ import errno
 import hashlib
 import json
 import os
+import math
 import re
 import shlex
 from collections.abc import Iterator
@@ -584,6 +585,11 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
     if error_type in ("int_type", "float_type", "finite_number") and field and not isinstance(value, str):
         # `timeout: true` (a timeout wanted, its length left out) and `timeout: .inf` (no limit,
         # as YAML spells infinity) were refused naming no form the field takes.
+        if error_type == "int_type" and isinstance(value, float) and math.isfinite(value):
+            # `retries: 2.0`, `retries: 1.5`: a number, but no whole one (the hint said "YAML read
+            # retries: as not-a-number", which is YAML's .nan).
+            whole = [n for n in ([int(value)] if value.is_integer() else [math.floor(value), math.ceil(value)]) if n >= 0] or [0]
+            return f"{field} is a whole number: write " + " or ".join(f"{field}: {n}" for n in whole)
         read = "a boolean" if isinstance(value, bool) else "infinity" if value in (float("inf"), float("-inf")) else "not-a-number"
         return f"YAML read {field}: as {read}; {number_forms(field)}"
     if error_type in ("int_type", "int_parsing", "float_type", "float_parsing") and field and isinstance(value, str) \
