@@ -70,6 +70,7 @@ def make_environment(extra_dir: Path | None = None, *, escape_all: bool = False)
     env.filters["screen"] = screen_text
     env.filters["clip"] = clip_middle
     env.filters["safe_href"] = safe_href
+    env.filters["fact_shown"] = fact_shown
     return env
 
 
@@ -120,6 +121,16 @@ def md_code_span(value: Any) -> str:
     ticks = "`" * (_longest_run(text, "`") + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def fact_shown(value: Any, limit: int) -> str:
+    """A fact's value as the reports' facts tables show it: at most ``limit`` characters, and
+    then how many more (a captured server command line cut at 200 with no mark read as the whole
+    of it); the empty text as "" (a code span of nothing showed two backticks in report.md)."""
+    text = screen_text(str(value))
+    if not text:
+        return '""'
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit} characters more in run.json)"
 
 
 def safe_href(value: Any) -> str | None:
