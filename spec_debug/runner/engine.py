@@ -750,14 +750,15 @@ class Run:
         watch, collect = watched_patterns(step), collected_patterns(step)
         artifact_limit = self._artifact_limit(step)
         # A probe's JSON and a json: capture's document are parsed whole (StreamCapture.whole_text),
-        # as printed: the artifact holds it masked where the run redacts.
-        keep_whole = self.options.redact and (step.probe is not None or any(c.json_path is not None for c in step.capture))
+        # as printed: the artifact holds it masked where the run redacts. Only the streams read so.
+        whole_sources = {c.from_ for c in step.capture if c.json_path is not None} | ({"stdout"} if step.probe else set())
+        keep_whole = {name for name in ("stdout", "stderr") if self.options.redact and whole_sources & {name, "output"}}
         return tuple(  # type: ignore[return-value]
             StreamCapture(
                 name, self.options.capture_limit, self.store.artifact_path(_safe_name(host), _fitted(f"{stem}.{name}.log")), on_line,
                 # The spilled file is masked like run.json: it is shared with the record.
                 redactor=StreamRedactor(self._secrets) if self.options.redact else None, watch=watch, collect=collect,
-                artifact_limit=artifact_limit, spill_root=self.store.run_dir, keep_whole=keep_whole,
+                artifact_limit=artifact_limit, spill_root=self.store.run_dir, keep_whole=name in keep_whole,
             )
             for name in ("stdout", "stderr")
         )
