@@ -935,15 +935,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             if never_set:
                 # `steps.a.facts.y` for a fact step a never sets failed the step at run time (SD003,
                 # "'dict object' has no attribute 'y'"), and the run PASSED with the check not made.
-                other, name, sets = never_set
-                close = difflib.get_close_matches(name, sets, n=1)
-                raise PlaybookError(
-                    f"step {step.id!r} reads steps.{other}.facts.{name}, but step {other!r} never sets {name!r}",
-                    path=source, line=line, column=column, key_path=dotted_path(path),
-                    hint=(f"did you mean steps.{other}.facts.{close[0]}?" if close else
-                          f"step {other!r} sets {', '.join(sets)}" if sets else
-                          f"step {other!r} captures nothing: give it a capture: that sets {name}"),
-                )
+                raise _never_set_error(f"step {step.id!r}", never_set, source, line, column, path)
             _check_fact_number_text(compared, numeric_facts, step.id, path, source, line, column)
             _check_version_order(compared, step.id, path, source, line, column)
             _check_number_range(text, is_expression, step.id, path, source, line, column)
@@ -1048,16 +1040,8 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             if never_set:
                 # As in run:, that: and the rest (above): `title: "{{ steps.bench.facts.speeed }}"`
                 # validated ok and the finding read "[template error: ... no attribute 'speeed']".
-                other, name, sets = never_set
-                close = difflib.get_close_matches(name, sets, n=1)
-                line, column = _name_position(text, f"steps.{other}.facts.{name}", document, line, column)
-                raise PlaybookError(
-                    f"the {where} of step {step.id!r} reads steps.{other}.facts.{name}, but step {other!r} never sets {name!r}",
-                    path=source, line=line, column=column, key_path=dotted_path(path),
-                    hint=(f"did you mean steps.{other}.facts.{close[0]}?" if close else
-                          f"step {other!r} sets {', '.join(sets)}" if sets else
-                          f"step {other!r} captures nothing: give it a capture: that sets {name}"),
-                )
+                line, column = _name_position(text, f"steps.{never_set[0]}.facts.{never_set[1]}", document, line, column)
+                raise _never_set_error(f"the {where} of step {step.id!r}", never_set, source, line, column, path)
             misspelt = fact_misspelt(first_capture, index, path, text, False, in_finding=True)
             if misspelt:
                 name, close_fact = misspelt
@@ -1401,6 +1385,20 @@ def _check_typographic_quotes(command: str, step_id: str, path: tuple[Any, ...],
         f"the shell reads it as a letter, not a quote",
         path=source, line=line, column=column, key_path=dotted_path(path),
         hint='replace \u201c \u201d with " and \u2018 \u2019 with \'',
+    )
+
+
+def _never_set_error(reader: str, never_set: tuple[str, str, list[str]], source: str, line: int | None,
+                     column: int | None, path: tuple[Any, ...]) -> PlaybookError:
+    """`steps.OTHER.facts.NAME` read where step OTHER never sets NAME (fact_order.step_fact_never_set)."""
+    other, name, sets = never_set
+    close = difflib.get_close_matches(name, sets, n=1)
+    return PlaybookError(
+        f"{reader} reads steps.{other}.facts.{name}, but step {other!r} never sets {name!r}",
+        path=source, line=line, column=column, key_path=dotted_path(path),
+        hint=(f"did you mean steps.{other}.facts.{close[0]}?" if close else
+              f"step {other!r} sets {', '.join(sets)}" if sets else
+              f"step {other!r} captures nothing: give it a capture: that sets {name}"),
     )
 
 
