@@ -118,8 +118,8 @@ def unclosed_quote(command: str) -> UnclosedQuote | None:
     if said is None:
         return None
     first = said.splitlines()[0]
-    if not _SHELL_SAYS_UNCLOSED.search(first):
-        return None
+    unclosed = _SHELL_SAYS_UNCLOSED.search(first)
+    if unclosed is None:
+        return None  # another syntax error first (bash 3.2's `|&`): not this check's to judge
     line = _SHELL_LINE.search(first)
-    words = first[_SHELL_SAYS_UNCLOSED.search(first).start():]  # type: ignore[union-attr]
-    return UnclosedQuote(scanned[0], scanned[1], words, int(line.group(1)) if line else None)
+    return UnclosedQuote(scanned[0], scanned[1], first[unclosed.start():], int(line.group(1)) if line else None)
