@@ -67,7 +67,7 @@ def test_loss_masked_rows_are_the_ones_named(world):
     assert out["reference"]["counts"]["full_total"][0] == 6
     measured = out["reference"]["full_accuracy"][0]
     assert sd401.evidence[1] == (f"standalone full_accuracy[0] = {100 * measured:.1f}% on the 6 rows scored "
-                                 "at step 0 (the loss mask's) of 42 (3 samples of 45 tokens: a sample of "
+                                 "at step 0 of 42 (3 samples of 45 tokens: a sample of "
                                  "T tokens has T - 1 rows) (reference: target_argmax)")
 
 

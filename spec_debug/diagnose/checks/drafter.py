@@ -160,7 +160,9 @@ def _scored_rows(metrics: Mapping[str, Any]) -> str:
     totals = (metrics.get("counts") or {}).get("full_total") if isinstance(metrics.get("counts"), Mapping) else None
     scored = totals[0] if isinstance(totals, Sequence) and totals else None
     if isinstance(scored, (int, float)) and not isinstance(scored, bool) and 0 < scored < rows:
-        return (f"the {int(scored)} rows scored at step 0 (the loss mask's) of {rows}"
+        # left out by the loss mask most often, or as padding or rows reading a lost layer
+        # (the evaluation's notes say which): not named here
+        return (f"the {int(scored)} rows scored at step 0 of {rows}"
                 + (f" ({counted})" if counted else ""))
     return f"{rows} rows" + (f" ({counted})" if counted else "")
 
