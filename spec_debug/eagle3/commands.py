@@ -58,7 +58,7 @@ def _one_line_errors(done=None) -> Iterator[None]:
     except KeyboardInterrupt as stop:
         # an eval of a large dump runs for hours: Typer exited 130 and printed nothing, not
         # even that it had stopped, nor how far it had got
-        said = done() if done is not None else ""
+        said = done(stop) if done is not None else ""
         _errors.print(f"stopped: {escape(stop_reason(stop))}{escape(said)}")
         raise typer.Exit(130) from None
     except SpecDebugError as exc:
@@ -91,6 +91,20 @@ def _per_position_table(result: dict) -> Table:
         table.add_row(str(k), *("n/a" if k in unscored else f"{result[key][k]:.4f}"
                                 for key in keys))
     return table
+
+
+def _so_far(partial: dict) -> str:
+    """The partial scores of a stopped evaluation (evaluate._partial_scores), in the table's
+    words: full accuracy per step, over the rows each step scored."""
+    correct, total = partial["full_correct"], partial["full_total"]
+    steps = ", ".join(f"{c / t:.4f} ({c} of {t})" if t else "n/a"
+                      for c, t in zip(correct, total))
+    target = (f"; target accept at step 0 {partial['target_correct'][0] / total[0]:.4f}"
+              if total and total[0] else "")
+    every = (", every position scored: the loss masks selected none" if partial.get("every_position")
+             else "")
+    return (f"full acc per step {steps}{target} ({partial['rows']} rows of "
+            f"{partial['samples']} sample{'' if partial['samples'] == 1 else 's'}{every})")
 
 
 @drafter_app.command("eval")
@@ -134,12 +148,18 @@ def eval_command(
         if status is not None:
             status.update(f"evaluating draft... {n} samples")
 
-    def done() -> str:
+    def done(stop: BaseException) -> str:
         n = scored[0]
         if not n:
             return " before any sample was scored"
-        return (f" after {n} sample{'' if n == 1 else 's'} scored, before any result: "
-                f"--max-samples {n} scores as many and reports them")
+        partial = getattr(stop, "partial", None)
+        if not isinstance(partial, dict) or partial.get("samples") != n:
+            return (f" after {n} sample{'' if n == 1 else 's'} scored, before any result: "
+                    f"--max-samples {n} scores as many and reports them")
+        # the scores so far, said: "before any result" threw away hours of a CPU evaluation
+        return (f" after {n} sample{'' if n == 1 else 's'} scored, before the whole dump's "
+                f"result; so far {_so_far(partial)}: --max-samples {n} scores the same samples "
+                "and reports them in full")
 
     with _one_line_errors(done):
         _require_torch()

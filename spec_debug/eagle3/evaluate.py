@@ -699,6 +699,18 @@ def expected_accept_length(conditional: list[float]) -> float:
     return total
 
 
+def _partial_scores(kept: tuple, use_loss_mask: bool) -> dict[str, Any]:
+    """The scores of the samples an evaluation scored in full before it was stopped, as the
+    stop's `partial` (commands.eval_command says them): an evaluation of a large dump runs for
+    hours on a CPU, and a stop near its end kept none of them (the rerun --max-samples N asked
+    for scored those hours again)."""
+    samples, rows, correct, total, target = kept
+    return {"samples": samples, "rows": rows, "full_correct": [int(c) for c in correct.tolist()],
+            "full_total": [int(t) for t in total.tolist()],
+            "target_correct": [int(c) for c in target.tolist()],
+            "every_position": not use_loss_mask}
+
+
 def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
              flags: NormFlags | None = None, layout_positions: tuple[int, ...] | None = None,
              device: str | torch.device = "cpu", use_target: bool = True,
@@ -711,14 +723,26 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
     counts = Counts(steps, device)
     references: set[str] = set()
     started = time.perf_counter()
-    for sample in samples:
-        ref = score_sample(loaded, sample, counts, flags=flags, layout_positions=layout_positions,
-                           device=device, use_target=use_target, use_loss_mask=use_loss_mask,
-                           targets=targets)
-        if ref:
-            references.add(ref)
-        if progress is not None:
-            progress(counts.samples)
+    # the counts of the samples scored in full, kept for a stop (Ctrl-C, SIGTERM) when someone
+    # watches the progress (`drafter eval`): a stop mid-sample leaves that sample half counted
+    kept: tuple | None = None
+    try:
+        for sample in samples:
+            ref = score_sample(loaded, sample, counts, flags=flags,
+                               layout_positions=layout_positions, device=device,
+                               use_target=use_target, use_loss_mask=use_loss_mask,
+                               targets=targets)
+            if ref:
+                references.add(ref)
+            if progress is not None:
+                # device-side copies of a few [steps] tensors: no sync on the per-sample path
+                kept = (counts.samples, counts.tokens, counts.full_correct.clone(),
+                        counts.full_total.clone(), counts.target_correct.clone())
+                progress(counts.samples)
+    except KeyboardInterrupt as stop:
+        if kept is not None:
+            stop.partial = _partial_scores(kept, use_loss_mask)  # type: ignore[attr-defined]
+        raise
     if device.type == "cuda":
         torch.cuda.synchronize(device)
     elapsed = time.perf_counter() - started

@@ -40,8 +40,8 @@ def test_sd401_names_the_norm_flag_the_evaluation_found(flipped):
     findings = eval_step.check(context(eval_step.parse(out), {"engine": {"name": "vllm", "version": "0.12.0"}}))
     [sd401] = [f for f in findings if f.code == "SD401"]
     assert sd401.evidence[:2] == ["claimed validation accuracy (position 0): 69.0%",
-                                  "standalone full_accuracy[0] = 4.8% on 42 tokens from 3 samples "
-                                  "(reference: target_argmax)"]
+                                  "standalone full_accuracy[0] = 4.8% on 42 rows (3 samples of 45 tokens: "
+                                  "a sample of T tokens has T - 1 rows) (reference: target_argmax)"]
     [flag] = [line for line in sd401.evidence if "norm_before_residual" in line]
     assert flag.startswith("config.json's norm_before_residual=true does not fit these weights: the "
                            "configured layout's step-0 accuracy is 0.690 with false vs 0.048 with true; "

@@ -52,8 +52,11 @@ def test_ctrl_c_says_how_far_eval_got(world, monkeypatch, as_json):
     assert result.exit_code == 130, result.output
     assert "Traceback" not in result.output
     text = " ".join(result.output.split())
-    assert ("stopped: interrupted (Ctrl-C) after 2 samples scored, before any result: "
-            "--max-samples 2 scores as many and reports them") in text, text
+    # hardening74: the line now gives the scores of those 2 samples (it said "before any
+    # result", and the hours they took were lost; test_hardening74_eval_stopped_scores)
+    assert text.startswith("stopped: interrupted (Ctrl-C) after 2 samples scored, before the whole "
+                           "dump's result; so far full acc per step "), text
+    assert text.endswith("--max-samples 2 scores the same samples and reports them in full"), text
 
 
 def test_sigterm_before_any_sample(world, monkeypatch):

@@ -19,7 +19,7 @@ KEEP = ("steps", "full_accuracy", "conditional_accuracy", "target_acceptance", "
         "layout", "layout_layer_ids", "layout_source", "ignored_norm_flags", "string_norm_flags", "draft_vocab_coverage",
         "embed_source", "device", "dtype", "tokens_per_s", "notes", "skipped_samples", "skipped", "vocab_issues",
         "final_state_post_norm", "unscored_steps", "loss_mask_source", "norm_before_residual_check",
-        "unservable_capture")
+        "unservable_capture", "counts")
 ENGINE_CAUSES = ("SD201", "SD202", "SD203", "SD204", "SD601", "SD701")
 # the namespaces of the steps that come before this one where the playbook finds the engine
 # (launch_flags, engine, configs, hidden_layout): drafter_accuracy has none of them
