@@ -28,6 +28,15 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
     own_files = sorted(files)
     trunk = claude_layout.written_at(path)
     own_id = transcript_stem(trunk)
+    if own_id.startswith("agent-") and not files and (folder := claude_layout.session_folder_of(trunk)) is not None:
+        # A sub-agent's file read as a session (its trunk gone, or the file named alone): the
+        # agents it started are its folder's too, linked by their sidecars' toolUseId, and read
+        # under it (claude_layout.spawned_within); the folder's others are not its own
+        found, links, _ = claude_layout.subagent_files(folder.parent / f"{folder.name}.jsonl")
+        files = {agent_id: found[agent_id] for agent_id in claude_layout.nested_under(trunk, folder)
+                 if agent_id in found}
+        by_tool_use = {call: agent_id for call, agent_id in links.items() if agent_id in files}
+        own_files, runs = [], {}
     cursor.agent_files = frozenset(files) | _history_agents(trunk, history_files, alone)
     borrowed: dict[Path, tuple[dict, dict]] = {}
     elsewhere: list[Path] = []  # sessions of the project found holding a sub-agent (claude_layout.sessions_holding)
