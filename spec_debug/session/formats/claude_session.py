@@ -104,8 +104,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
                     and ev.agent_status in ENDED:
                 notified[ev.agent_ref] = ev.agent_status  # a TaskOutput poll read a background agent's end
             elif ev.kind == "tool_result" and ev.call_id and (ev.agent_ref or ev.agent_status):
-                # An interrupted call's result names no agent: the meta.json link does.
-                refs[ev.call_id] = (ev.agent_ref, ev.agent_status)
+                # An interrupted call's result names no agent: the meta.json link does. A status
+                # that is no agent's (:data:`AGENT_STATUSES`) says nothing of how it ended.
+                refs[ev.call_id] = (ev.agent_ref, ev.agent_status if ev.agent_status in AGENT_STATUSES else None)
                 if ev.agent_status == claude_code.ASYNC_RUNNING and ev.agent_ref:
                     launched.append(ev.agent_ref)  # a background agent: it ends in a note, or a kill
                     launched_at[ev.agent_ref] = ev.timestamp
@@ -374,6 +375,13 @@ launched before it with no word on its end was stopped there (was "running")."""
 _TAIL_KINDS = frozenset({"prompt", "text", "tool_call", "tool_result", "system"})
 ENDED = frozenset({"completed", "failed", "interrupted"})
 """How a background agent ended, as its notification or a poll of it says (claude_code._FINAL_STATUS)."""
+AGENT_STATUSES = ENDED | {claude_code.ASYNC_RUNNING}
+"""The words of a spawn's result (``toolUseResult.status``) that are an agent's status
+(:attr:`AgentInfo.status`). Not the launch receipt of an agent-team teammate, ``{"status":
+"teammate_spawned", "agent_id": "bench@eagle", "name", "team_name", …}`` (CLI 2.1.32+, the shape
+several independent readers of agent teams parse; it runs on, goes idle and is shut down, and
+never "completes"), which was given to the teammate as its status, a word outside the documented
+set: how it did is read from its own file, as for a spawn whose result says nothing."""
 
 
 def _stopped_by_hand(ev: Event) -> bool:
