@@ -2240,8 +2240,10 @@ class _SessionState:
             self._spawn_pivots()
         for agent_id in self.api_failed:
             info = self.tree.agents.get(agent_id)
-            if info is not None and info.status == "unknown":
-                info.status = "failed"  # the report it was spawned for never came
+            if info is not None and info.status in ("unknown", "completed"):
+                # the report it was spawned for never came: the CLI says "completed" all the same,
+                # the error text as the agent's answer (anthropics/claude-code issue #84155, 2.1.220)
+                info.status = "failed"
         if self.last_words:
             self._gave_up()
         for st in self.agents.values():
