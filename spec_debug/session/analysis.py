@@ -1026,7 +1026,8 @@ class _SessionState:
                 self.titles[ev.raw_type] = ev.text[:300]  # the last one is the session's name now
             elif ev.raw_type in _AGENT_FAILURE_LINES and ev.text:
                 self._agent_failure(ev)
-            elif ev.role == "assistant" and ev.agent != MAIN_AGENT and "API Error" in ev.text[:200]:
+            elif ev.role == "assistant" and ev.agent != MAIN_AGENT and (
+                    ev.raw_type == claude_code.AGENT_API_ERROR or "API Error" in ev.text[:200]):
                 # The CLI's "API Error: ..." written in the model's place (Claude Code's
                 # isApiErrorMessage line): if nothing of the agent's own follows, it died of it.
                 self.api_failed.add(ev.agent)

@@ -104,3 +104,17 @@ def test_an_agent_that_went_on_after_a_retried_error_completed(tmp_path: Path) -
         _line(4, "assistant", [{"type": "text", "text": "The draft step spends 61% in the lm_head GEMM."}],
               "a84155c")]))
     assert _status(path, "a84155c") == "completed"
+
+
+def test_an_agent_whose_context_overflowed_failed(tmp_path: Path) -> None:
+    # The CLI's own words for a request the API refused as too long: no "API Error" in them
+    overflowed = _line(3, "assistant", [{"type": "text", "text": "Prompt is too long"}], "a84155d",
+                       isApiErrorMessage=True, error="invalid_request")
+    path = _write(tmp_path, [
+        _line(0, "user", "why is the drafter slow?"),
+        _spawn(False),
+        _line(2, "user", [{"type": "tool_result", "tool_use_id": "toolu_01Prof", "content": [
+            {"type": "text", "text": "Prompt is too long"}]}],
+            toolUseResult={"status": "completed", "agentId": "a84155d", "totalToolUseCount": 1}),
+    ], "a84155d", _agent_lines("a84155d", [overflowed]))
+    assert _status(path, "a84155d") == "failed"

@@ -1250,12 +1250,20 @@ analysis counts as an ``agent_error`` (a turn the model API failed for good: 429
 overloaded, a refused request), as it counts Codex's ``error`` events."""
 
 
+AGENT_API_ERROR = "api-error:agent"
+"""The raw type of a sub-agent's ``isApiErrorMessage`` line. Not all of them say "API Error": the
+CLI writes its own words for some failed requests ("Prompt is too long" when the context
+overflowed, "Credit balance is too low", "Invalid API key · Please run /login", as readers of its
+synthetic messages list them), and a sub-agent that died of one read as completed."""
+
+
 def _api_error_type(obj: dict, agent: str) -> str | None:
-    """:data:`API_ERROR` for the CLI's ``isApiErrorMessage`` line of the main agent, else None. A
-    sub-agent's (its own file, or a sidechain line of an old trunk) is left to the analysis, which
-    fails the agent when nothing of its own follows (an agent that went on after a retry completed)."""
-    if obj.get("isApiErrorMessage") is True and agent == MAIN_AGENT and obj.get("isSidechain") is not True:
-        return API_ERROR
+    """:data:`API_ERROR` for the CLI's ``isApiErrorMessage`` line of the main agent; a sub-agent's
+    (its own file, or a sidechain line of an old trunk) is :data:`AGENT_API_ERROR`, left to the
+    analysis, which fails the agent when nothing of its own follows (an agent that went on after a
+    retry completed); None for another line."""
+    if obj.get("isApiErrorMessage") is True:
+        return API_ERROR if agent == MAIN_AGENT and obj.get("isSidechain") is not True else AGENT_API_ERROR
     return None
 
 
