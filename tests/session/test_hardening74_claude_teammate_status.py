@@ -74,3 +74,44 @@ def test_a_teammate_whose_work_went_well_is_completed(tmp_path: Path) -> None:
                         .replace("Exit code 1\\ntorch.OutOfMemoryError: CUDA out of memory", "accept length 3.1"))
     doc = analyze_path(lead).to_json()
     assert [(a["id"], a["status"]) for a in doc["agents"]] == [("main", "completed"), (TEAMMATE, "completed")]
+
+
+def _opens_with_the_leads_message(tmp_path: Path) -> Path:
+    # A teammate's file need not open with its call's prompt: here the lead's message wraps it,
+    # and the sidecar's name is the link left
+    lead = _session(tmp_path)
+    teammate = tmp_path / LEAD / "subagents" / f"agent-{TEAMMATE}.jsonl"
+    lines = teammate.read_text().splitlines()
+    lines[0] = _line(0, "user", '<teammate-message teammate_id="team-lead">run the acceptance benchmark'
+                                "</teammate-message>", agent=TEAMMATE)
+    teammate.write_text("\n".join(lines) + "\n")
+    return lead
+
+
+def test_a_teammate_is_linked_to_its_call_by_the_name_its_sidecar_gives(tmp_path: Path) -> None:
+    doc = analyze_path(_opens_with_the_leads_message(tmp_path)).to_json()
+    assert [(a["id"], a["parent"], a["spawned_by"], a["status"]) for a in doc["agents"]] == [
+        ("main", None, None, "completed"),
+        (TEAMMATE, "main", "toolu_01Bench", "failed"),
+    ]
+
+
+def test_the_name_link_holds_when_worker_processes_read_the_lead(tmp_path: Path, monkeypatch) -> None:
+    from spec_debug.session import parallel
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 1)
+    monkeypatch.setattr(parallel, "SPAN_BYTES", 700)
+    monkeypatch.setattr(parallel, "worker_count", lambda: 2)
+    doc = analyze_path(_opens_with_the_leads_message(tmp_path)).to_json()
+    assert [(a["id"], a["parent"], a["spawned_by"]) for a in doc["agents"]] == [
+        ("main", None, None), (TEAMMATE, "main", "toolu_01Bench")]
+
+
+def test_two_teammates_of_one_name_are_not_guessed(tmp_path: Path) -> None:
+    lead = _opens_with_the_leads_message(tmp_path)
+    lines = lead.read_text().splitlines()
+    again = json.loads(lines[1])
+    again["uuid"], again["message"]["content"][0]["id"] = "lead-9", "toolu_01Again"
+    lead.write_text("\n".join([*lines, json.dumps(again)]) + "\n")
+    doc = analyze_path(lead).to_json()
+    assert [(a["id"], a["parent"], a["spawned_by"]) for a in doc["agents"] if a["id"] == TEAMMATE] == [
+        (TEAMMATE, None, None)]

@@ -1414,6 +1414,8 @@ def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str |
         spawn = Spawn(description=str(args.get("description", "")),
                       agent_type=str(args.get("subagent_type", "")),
                       prompt_key=prompt_key(str(args.get("prompt", ""))))
+        if args.get("team_name") and isinstance(args.get("name"), str):
+            spawn.name = args["name"]  # a teammate: its sidecar names it so (claude_session)
     elif name == WORKFLOW_TOOL:
         # Invoked by scriptPath, by a saved workflow's name, or with the script inline.
         label = args.get("name") or args.get("scriptPath") or args.get("description") or ""

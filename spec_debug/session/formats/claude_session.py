@@ -223,7 +223,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
             files.setdefault(agent_id, adopted.get(agent_id))
             run_id = files[agent_id][2]
             call_id = None if run_id is not None else _spawned_by_prompt(files[agent_id][0], unlinked, prompts,
-                                                                         agent_id)
+                                                                         agent_id) \
+                or _spawned_by_name(files[agent_id][1], unlinked)
             if run_id is None and call_id is None and not last_try:
                 waiting.append(agent_id)
                 continue
@@ -356,6 +357,20 @@ def _spawned_by_prompt(path: Path, unlinked: dict[str, tuple], keys: dict[str, i
     if key is None or not unlinked:
         return None
     calls = [call for call, (_, spawn, _, _) in unlinked.items() if spawn.prompt_key == key]
+    return calls[0] if len(calls) == 1 else None
+
+
+def _spawned_by_name(meta: dict, unlinked: dict[str, tuple]) -> str | None:
+    """The one unlinked spawning call of an agent-team teammate whose ``name`` its sidecar gives:
+    an in-process teammate's ``agent-<id>.meta.json`` has no ``toolUseId`` (``{"agentType", "name",
+    "taskKind": "in_process_teammate"}``, langfuse/claude-observability-plugin issue #28 and PR
+    #66, which link it so), and its file need not open with the prompt its call gave (was a root
+    agent of the lead's session, its failure reaching no one). None when no call, or more than
+    one, gave that name."""
+    name = meta.get("name")
+    if not isinstance(name, str) or not name or not unlinked:
+        return None
+    calls = [call for call, (_, spawn, _, _) in unlinked.items() if spawn.name == name]
     return calls[0] if len(calls) == 1 else None
 
 
