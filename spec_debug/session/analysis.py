@@ -1026,7 +1026,8 @@ class _SessionState:
                 self.titles[ev.raw_type] = ev.text[:300]  # the last one is the session's name now
             elif ev.raw_type in _AGENT_FAILURE_LINES and ev.text:
                 self._agent_failure(ev)
-            elif ev.role == "assistant" and ev.agent != MAIN_AGENT and "API Error" in ev.text[:200]:
+            elif ev.role == "assistant" and ev.agent != MAIN_AGENT and (
+                    ev.raw_type == claude_code.AGENT_API_ERROR or "API Error" in ev.text[:200]):
                 # The CLI's "API Error: ..." written in the model's place (Claude Code's
                 # isApiErrorMessage line): if nothing of the agent's own follows, it died of it.
                 self.api_failed.add(ev.agent)
@@ -2240,8 +2241,10 @@ class _SessionState:
             self._spawn_pivots()
         for agent_id in self.api_failed:
             info = self.tree.agents.get(agent_id)
-            if info is not None and info.status == "unknown":
-                info.status = "failed"  # the report it was spawned for never came
+            if info is not None and info.status in ("unknown", "completed"):
+                # the report it was spawned for never came: the CLI says "completed" all the same,
+                # the error text as the agent's answer (anthropics/claude-code issue #84155, 2.1.220)
+                info.status = "failed"
         if self.last_words:
             self._gave_up()
         for st in self.agents.values():

@@ -32,6 +32,9 @@ class Spawn:
     """Claude Code: the ``sessionId`` of the line that made the call. A resumed session's file
     starts with the lines it copied from the session it resumed, their id kept, and the
     sub-agents those lines started sit in that session's folder (:mod:`formats.claude_session`)."""
+    name: str = ""
+    """Claude Code: the ``name`` an agent-team teammate was given (``Agent`` input ``name`` with
+    ``team_name``), which its sidecar repeats in place of the ``toolUseId`` it lacks."""
 
 
 def prompt_key(prompt: str) -> int:

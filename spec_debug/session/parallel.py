@@ -246,7 +246,8 @@ def _row(ev: Event, packed: tuple | str | int | None, cursor: Cursor, keep_text:
     elif not keep_text and ev.kind not in _KEEP_TEXT:
         ev.text = ""  # scanned already: only the findings travel
     if ev.spawn is not None:
-        ev.spawn = (ev.spawn.description, ev.spawn.agent_type, ev.spawn.prompt_key, ev.spawn.session_id)
+        ev.spawn = (ev.spawn.description, ev.spawn.agent_type, ev.spawn.prompt_key, ev.spawn.session_id,
+                    ev.spawn.name)
     ev.extracted = packed
     ev.seq = ev.line = 0  # the parent sets both (its record's): 0 unpickles to a shared int, a count to a new one
     if ev.session is cursor.session and ev.agent is cursor.agent and ev.file is cursor.file:

@@ -1250,12 +1250,20 @@ analysis counts as an ``agent_error`` (a turn the model API failed for good: 429
 overloaded, a refused request), as it counts Codex's ``error`` events."""
 
 
+AGENT_API_ERROR = "api-error:agent"
+"""The raw type of a sub-agent's ``isApiErrorMessage`` line. Not all of them say "API Error": the
+CLI writes its own words for some failed requests ("Prompt is too long" when the context
+overflowed, "Credit balance is too low", "Invalid API key · Please run /login", as readers of its
+synthetic messages list them), and a sub-agent that died of one read as completed."""
+
+
 def _api_error_type(obj: dict, agent: str) -> str | None:
-    """:data:`API_ERROR` for the CLI's ``isApiErrorMessage`` line of the main agent, else None. A
-    sub-agent's (its own file, or a sidechain line of an old trunk) is left to the analysis, which
-    fails the agent when nothing of its own follows (an agent that went on after a retry completed)."""
-    if obj.get("isApiErrorMessage") is True and agent == MAIN_AGENT and obj.get("isSidechain") is not True:
-        return API_ERROR
+    """:data:`API_ERROR` for the CLI's ``isApiErrorMessage`` line of the main agent; a sub-agent's
+    (its own file, or a sidechain line of an old trunk) is :data:`AGENT_API_ERROR`, left to the
+    analysis, which fails the agent when nothing of its own follows (an agent that went on after a
+    retry completed); None for another line."""
+    if obj.get("isApiErrorMessage") is True:
+        return API_ERROR if agent == MAIN_AGENT and obj.get("isSidechain") is not True else AGENT_API_ERROR
     return None
 
 
@@ -1406,6 +1414,8 @@ def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str |
         spawn = Spawn(description=str(args.get("description", "")),
                       agent_type=str(args.get("subagent_type", "")),
                       prompt_key=prompt_key(str(args.get("prompt", ""))))
+        if args.get("team_name") and isinstance(args.get("name"), str):
+            spawn.name = args["name"]  # a teammate: its sidecar names it so (claude_session)
     elif name == WORKFLOW_TOOL:
         # Invoked by scriptPath, by a saved workflow's name, or with the script inline.
         label = args.get("name") or args.get("scriptPath") or args.get("description") or ""

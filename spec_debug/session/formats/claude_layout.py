@@ -43,9 +43,89 @@ def trunk_candidates(folder: Path) -> list[Path]:
 
 def agent_files(folder: Path) -> list[Path]:
     """The sub-agent transcripts under a session folder (or its ``subagents/``), compaction
-    agents left out (see :func:`subagent_files`)."""
+    agents left out (see :func:`subagent_files`), and those another of them started (a nested
+    agent, read with the agent that started it: :func:`spawners`)."""
+    found = _own_agent_files(folder)
+    nested = spawners(found)
+    return [p for p in found if agent_id_of(p) not in nested]
+
+
+def _own_agent_files(folder: Path) -> list[Path]:
     return sorted(p for p in _agent_glob(folder, "**/agent-*.jsonl")
                   if not agent_id_of(p).startswith(INTERNAL_AGENTS) and not is_warmup(p))
+
+
+def nested_under(agent_file: Path, folder: Path) -> set[str]:
+    """The agents of the session folder ``folder`` (its trunk gone, or ``agent_file`` named alone)
+    that ``agent_file``'s agent started, at any depth (:func:`spawners`)."""
+    owners = spawners(_own_agent_files(folder))
+    children: dict[str, list[str]] = {}
+    for child, parent in owners.items():
+        children.setdefault(parent, []).append(child)
+    found: set[str] = set()
+    todo = [agent_id_of(agent_file)]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def spawners(paths: list[Path]) -> dict[str, str]:
+    """``{agent id: the agent id that started it}`` among the agent files ``paths`` (one session
+    folder's): an agent whose spawning call (its sidecar's ``toolUseId``, the only link at every
+    depth) is a call another of them made, the first in ``paths`` that holds it. The CLI's cleanup
+    deletes ``<id>.jsonl`` and keeps ``<id>/subagents/`` (anthropics/claude-code issues #55407,
+    #47717): read one session each, an agent its parent started hung under no one, its failure
+    reaching no agent. Each file is read once, in blocks, for the ids of the calls it made
+    (``"id":"toolu_…"``); a file that replays another's lines can hold its calls too, so a loop of
+    such claims is cut (each agent is read once, under one agent or as a session of its own)."""
+    try:
+        key = tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in paths)
+    except OSError:
+        key = None
+    if key is not None and key in _SPAWNERS:
+        return _SPAWNERS[key]
+    calls: dict[bytes, str] = {}
+    for path in paths:
+        call = read_meta(path.with_name(f"agent-{agent_id_of(path)}.meta.json")).get("toolUseId")
+        if isinstance(call, str) and call and len(call) <= _CALL_ID_MAX:
+            calls[call.encode("utf-8", "surrogatepass")] = agent_id_of(path)
+    owners: dict[str, str] = {}
+    for path in paths if calls else ():
+        own = agent_id_of(path)
+        try:
+            with open_transcript(path) as stream:
+                tail = b""
+                while block := stream.read(1 << 20):
+                    text = tail + block
+                    for found in _CALL_ID.finditer(text):
+                        child = calls.get(found.group(1))
+                        if child is not None and child != own:
+                            owners.setdefault(child, own)
+                    tail = text[-(_CALL_ID_MAX + 16):]
+        except (ValueError, *DAMAGE):
+            continue  # unreadable or damaged: its reader says so; nothing nested is known of it
+    for start in list(owners):
+        seen, node = {start}, start
+        while (parent := owners.get(node)) is not None:
+            if parent in seen:
+                del owners[node]  # a loop: its last link is cut, and that agent is a root
+                break
+            seen.add(parent)
+            node = parent
+    if key is not None:
+        if len(_SPAWNERS) >= 16:
+            _SPAWNERS.pop(next(iter(_SPAWNERS)))
+        _SPAWNERS[key] = owners
+    return owners
+
+
+_SPAWNERS: dict[tuple, dict[str, str]] = {}
+""":func:`spawners` of the folders read lately (a folder's agents are read as several sessions)."""
+_CALL_ID_MAX = 200
+_CALL_ID = re.compile(rb'"id":\s?"([^"\\]{1,200})"')
 
 
 INTERNAL_AGENTS = ("acompact", "aprompt_suggestion", "aside_question")

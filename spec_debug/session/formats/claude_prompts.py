@@ -39,6 +39,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from datetime import datetime
 
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import claude_code
@@ -46,7 +47,16 @@ from spec_debug.session.formats.common import Cursor
 
 HEADER = "# Claude Session Export"
 _TURN = re.compile(r"^### (User|Assistant)\s*$")
-_STAMP = re.compile(r"^> (\d{1,2})/(\d{1,2})/(\d{4}),? (\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([AP]M))?\s*$")
+_STAMP = re.compile(r"^> (\d{1,4})([./-])\s?(\d{1,2})\2\s?(\d{1,4})\.?,?\s+(\d{1,2})[:.](\d{2})(?:[:.](\d{2}))?"
+                    r"\s*(?:([AaPp])\.?\s?[Mm]\.?)?\s*$")
+"""The message's time as ``new Date(…).toLocaleString()`` wrote it, in the exporting machine's
+locale (developerisnow/claude-code-exporter ``lib/index.js`` ``formatConversationMessage``):
+``11/30/2025, 11:38:20 PM`` (en-US), ``30/11/2025, 23:38:20`` (en-GB, fr-FR: day first, no AM/PM),
+``30.11.2025, 23:38:20`` (de-DE, ru-RU), ``2025-11-30 23:38:20`` (sv-SE), ``2025/11/30 23:38:20``
+(ja-JP, zh-CN)."""
+_TIME_LINE = re.compile(r"^> (?:.*\d[:.]\d\d|Invalid Date\s*$)")
+"""The line under a heading that is its time, in a locale :data:`_STAMP` does not read (or an
+unreadable time, ``Invalid Date``): dropped, not taken for the message's text."""
 _INFO = re.compile(r"^- \*\*(Session ID|Project Path)\*\*: `([^`\n]+)`\s*$")
 
 
@@ -69,6 +79,7 @@ def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     role: str | None = None
     turn_line = 0
     stamp: str | None = None
+    seen_time = False
     body: list[str] = []
 
     def message() -> dict:
@@ -87,12 +98,16 @@ def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
                 yield index, turn_line, message()
                 index += 1
                 cursor.records = index
-            role, turn_line, stamp, body = turn.group(1).lower(), lineno, None, []
+            role, turn_line, stamp, body, seen_time = turn.group(1).lower(), lineno, None, [], False
         elif role is None:
             if (found := _INFO.match(line)) is not None:
                 info[found.group(1)] = found.group(2)
-        elif stamp is None and not body and (found := _STAMP.match(line)) is not None:
-            stamp = _iso(found)
+        elif stamp is None and not body and not seen_time and _TIME_LINE.match(line):
+            # (its time in another locale than en-US was the message's text: a message of blocks
+            # read as a prompt of JSON, its calls and results lost)
+            seen_time = True
+            found = _STAMP.match(line)
+            stamp = _iso(found) if found is not None else None
         else:
             body.append(line)
     if role is not None:
@@ -118,10 +133,29 @@ def _content(body: list[str]) -> str | list:
     return text
 
 
-def _iso(found: re.Match) -> str:
-    """``11/30/2025, 11:38:19 PM`` as ``2025-11-30T23:38:19`` (local time, as exported)."""
-    month, day, year, hour, minute = (int(found.group(i)) for i in range(1, 6))
-    second = int(found.group(6) or 0)
-    if found.group(7):
-        hour = hour % 12 + (12 if found.group(7) == "PM" else 0)
-    return f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}"
+def _iso(found: re.Match) -> str | None:
+    """``11/30/2025, 11:38:19 PM`` as ``2025-11-30T23:38:19`` (local time, as exported); None for a
+    date that is none (``2025-30-11`` was written for en-GB's ``30/11/2025``)."""
+    first, sep, middle, last = found.group(1), found.group(2), int(found.group(3)), found.group(4)
+    meridiem = found.group(8)
+    if len(first) == 4 and len(last) <= 2:  # year first (sv-SE, ja-JP, zh-CN)
+        year, month, day = int(first), middle, int(last)
+    elif len(last) == 4 and len(first) <= 2:
+        year = int(last)
+        if sep == "/" and meridiem and not int(first) > 12:  # en-US: month first, a 12-hour clock
+            month, day = int(first), middle
+        elif sep == "/" and not meridiem and middle > 12:
+            month, day = int(first), middle
+        else:  # day first: en-GB, fr-FR (24 hours), de-DE, ru-RU (dotted)
+            day, month = int(first), middle
+    else:
+        return None
+    hour, minute, second = int(found.group(5)), int(found.group(6)), int(found.group(7) or 0)
+    if meridiem:
+        if hour > 12:
+            return None
+        hour = hour % 12 + (12 if meridiem in "Pp" else 0)
+    try:
+        return datetime(year, month, day, hour, minute, second).strftime("%Y-%m-%dT%H:%M:%S")
+    except ValueError:
+        return None

@@ -28,6 +28,15 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
     own_files = sorted(files)
     trunk = claude_layout.written_at(path)
     own_id = transcript_stem(trunk)
+    if own_id.startswith("agent-") and not files and (folder := claude_layout.session_folder_of(trunk)) is not None:
+        # A sub-agent's file read as a session (its trunk gone, or the file named alone): the
+        # agents it started are its folder's too, linked by their sidecars' toolUseId, and read
+        # under it (claude_layout.spawned_within); the folder's others are not its own
+        found, links, _ = claude_layout.subagent_files(folder.parent / f"{folder.name}.jsonl")
+        files = {agent_id: found[agent_id] for agent_id in claude_layout.nested_under(trunk, folder)
+                 if agent_id in found}
+        by_tool_use = {call: agent_id for call, agent_id in links.items() if agent_id in files}
+        own_files, runs = [], {}
     cursor.agent_files = frozenset(files) | _history_agents(trunk, history_files, alone)
     borrowed: dict[Path, tuple[dict, dict]] = {}
     elsewhere: list[Path] = []  # sessions of the project found holding a sub-agent (claude_layout.sessions_holding)
@@ -95,8 +104,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
                     and ev.agent_status in ENDED:
                 notified[ev.agent_ref] = ev.agent_status  # a TaskOutput poll read a background agent's end
             elif ev.kind == "tool_result" and ev.call_id and (ev.agent_ref or ev.agent_status):
-                # An interrupted call's result names no agent: the meta.json link does.
-                refs[ev.call_id] = (ev.agent_ref, ev.agent_status)
+                # An interrupted call's result names no agent: the meta.json link does. A status
+                # that is no agent's (:data:`AGENT_STATUSES`) says nothing of how it ended.
+                refs[ev.call_id] = (ev.agent_ref, ev.agent_status if ev.agent_status in AGENT_STATUSES else None)
                 if ev.agent_status == claude_code.ASYNC_RUNNING and ev.agent_ref:
                     launched.append(ev.agent_ref)  # a background agent: it ends in a note, or a kill
                     launched_at[ev.agent_ref] = ev.timestamp
@@ -213,7 +223,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
             files.setdefault(agent_id, adopted.get(agent_id))
             run_id = files[agent_id][2]
             call_id = None if run_id is not None else _spawned_by_prompt(files[agent_id][0], unlinked, prompts,
-                                                                         agent_id)
+                                                                         agent_id) \
+                or _spawned_by_name(files[agent_id][1], unlinked)
             if run_id is None and call_id is None and not last_try:
                 waiting.append(agent_id)
                 continue
@@ -349,6 +360,20 @@ def _spawned_by_prompt(path: Path, unlinked: dict[str, tuple], keys: dict[str, i
     return calls[0] if len(calls) == 1 else None
 
 
+def _spawned_by_name(meta: dict, unlinked: dict[str, tuple]) -> str | None:
+    """The one unlinked spawning call of an agent-team teammate whose ``name`` its sidecar gives:
+    an in-process teammate's ``agent-<id>.meta.json`` has no ``toolUseId`` (``{"agentType", "name",
+    "taskKind": "in_process_teammate"}``, langfuse/claude-observability-plugin issue #28 and PR
+    #66, which link it so), and its file need not open with the prompt its call gave (was a root
+    agent of the lead's session, its failure reaching no one). None when no call, or more than
+    one, gave that name."""
+    name = meta.get("name")
+    if not isinstance(name, str) or not name or not unlinked:
+        return None
+    calls = [call for call, (_, spawn, _, _) in unlinked.items() if spawn.name == name]
+    return calls[0] if len(calls) == 1 else None
+
+
 def _read_file(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     # Worker processes cut a file at byte offsets, which a UTF-16 file does not allow.
     if reader.is_utf16(path):
@@ -365,6 +390,13 @@ launched before it with no word on its end was stopped there (was "running")."""
 _TAIL_KINDS = frozenset({"prompt", "text", "tool_call", "tool_result", "system"})
 ENDED = frozenset({"completed", "failed", "interrupted"})
 """How a background agent ended, as its notification or a poll of it says (claude_code._FINAL_STATUS)."""
+AGENT_STATUSES = ENDED | {claude_code.ASYNC_RUNNING}
+"""The words of a spawn's result (``toolUseResult.status``) that are an agent's status
+(:attr:`AgentInfo.status`). Not the launch receipt of an agent-team teammate, ``{"status":
+"teammate_spawned", "agent_id": "bench@eagle", "name", "team_name", …}`` (CLI 2.1.32+, the shape
+several independent readers of agent teams parse; it runs on, goes idle and is shut down, and
+never "completes"), which was given to the teammate as its status, a word outside the documented
+set: how it did is read from its own file, as for a spawn whose result says nothing."""
 
 
 def _stopped_by_hand(ev: Event) -> bool:
