@@ -138,10 +138,13 @@ _USER_PROMPT = re.compile(
     r"(?P<bracket_user>" + _USER + r")@(?P<bracket_host>[\w.-]+)(?::(?P<bracket_dir>[~/][^\]\s]*)|\s(?P<bracket_wdir>[^\]\s]*)[^\]]*)?\]"
     r"(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # RHEL/Rocky: [root@gpu-3 ~]#; '[\u@\h:\w]$(__git_ps1 " (%s)") \$ ',
     # [me@gpu13:~/w] (main) $ (the whole folder, and git's branch after the brackets)
-    r"|(?P<user>" + _USER + r")@(?P<host>[\w.-]+)(?::(?P<dir>[^\s#$]*))?(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # Debian/Ubuntu: root@gpu-3:~#
-    # and with the branch git's prompt adds, me@gpu01:~/sglang (main *)$ (git contrib/completion/git-prompt.sh)
-    r"|(?P<zsh_user>[\w.-]+)@(?P<zsh_host>[\w.-]+) (?:\[\d{1,2}:\d\d(?::\d\d)?\] )?(?:(?P<zsh_dir>[~/]\S*?)" + _VCS_SEGMENT + r"? [%$#]|\S+ %)"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
-    # (the time between, PS1='\u@\h [\t] \w \$ ': me@gpu10 [10:01:02] ~ $)
+    r"|(?P<user>" + _USER + r")@(?P<host>[\w.-]+)(?::(?P<dir>[^\s#$]*))?(?: \([^()\s]+(?: [^()\s]+)*\))?"  # Debian/Ubuntu: root@gpu-3:~#
+    r"(?: \[\d{1,2}:\d\d(?::\d\d)?\])?\s?[#$]"
+    # and with the branch git's prompt adds, me@gpu01:~/sglang (main *)$ (git contrib/completion/git-prompt.sh),
+    # and the time after the folder, PS1='\u@\h:\w [\t]\$ ': me@gpu10:~/w [10:01:02]$ (bash(1), PROMPTING)
+    r"|(?P<zsh_user>[\w.-]+)@(?P<zsh_host>[\w.-]+) (?:\[\d{1,2}:\d\d(?::\d\d)?\] )?(?:(?P<zsh_dir>[~/]\S*?)" + _VCS_SEGMENT + r"?"
+    r"(?: \[\d{1,2}:\d\d(?::\d\d)?\])? [%$#]|\S+ %)"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
+    # (the time between, PS1='\u@\h [\t] \w \$ ': me@gpu10 [10:01:02] ~ $, or after, me@gpu10 ~/w [10:01:02] $)
     r"|[\w.-]+@(?P<fish_host>[\w.-]+) [~/]\S*(?: \([^()\n]+\))?"  # fish's default: me@gpu02 ~/work>, root@gpu02 /w#,
     r"(?: \[(?P<fish_status>" + _FISH_STATUS + r"(?:\|" + _FISH_STATUS + r")*)\](?: (?P<fish_own>\d{1,3}))?)?[>#]"
     # the git branch, the status (_FISH_STATUS), the job's own after a `not` (_FISH_STATUS)
