@@ -24,6 +24,13 @@ _LOOP_BEFORE = re.compile(r"(?:^|[;&|(\s])(?:for|while|until)\s")
 _LOOP_END = re.compile(r"(?:^|[;&|\s])done\b")
 _SAVED_STATUS = re.compile(rf"(?:^|[;&|\s])([A-Za-z_]\w*)=(?:{STATUS})(?=[;\s]|$)")
 _STATUS_VAR = re.compile(STATUS)
+_TYPED_STATUS = STATUS + r"|\$status\b|\$\{status\}"
+_TYPED_ECHO_OF_STATUS = re.compile(rf"(?:echo|print)\s+(?:-[ner]+\s+)?([^;&|<>\n]*?(?:{_TYPED_STATUS})[^;&|<>\n]*)")
+"""An echo typed at a prompt with words around the status: bash's ``echo "rc=$?"``, and zsh's
+``print "status: $status"`` (zshbuiltins(1), ``print``: "like echo"; ``$status``: zshparam(1)),
+which a zsh user types as often. Not in :func:`echoed_exit`: an agent's shell is bash, where
+``$status`` is unset."""
+_TYPED_STATUS_VAR = re.compile(_TYPED_STATUS)
 
 
 def echoed_exit(command: str, output: str) -> int | None:
@@ -59,17 +66,18 @@ def typed_echo_status(command: str, output: str) -> int | None:
     if "$" not in command:
         return None
     command = command.strip()
-    m = _ECHO_OF_STATUS.match(command)
+    m = _TYPED_ECHO_OF_STATUS.match(command)
     if m is None or command[m.end():].strip(" ;") or "'" in m.group(1) or "`" in m.group(1):
         return None  # more than the echo, '$?' not expanded, a command substitution's output
-    return _printed_status(command, m, output)
+    # (bash's `echo "rc=$status"` prints "rc=": no number, no status)
+    return _printed_status(command, m, output, _TYPED_STATUS_VAR)
 
 
-def _printed_status(command: str, m: re.Match, output: str) -> int | None:
+def _printed_status(command: str, m: re.Match, output: str, status_var: re.Pattern = _STATUS_VAR) -> int | None:
     """The status the echo ``m`` of ``command`` printed, read from its line of ``output``."""
     # \$? in a command sent through ssh "...": the remote shell's status, printed the same way
     words = " ".join(m.group(1).replace('"', "").replace("\\$", "$").split())
-    parts = _STATUS_VAR.split(words)
+    parts = status_var.split(words)
     if len(parts) != 2 or "$" in parts[0] or "$" in parts[1]:
         return None  # another variable or two statuses: the line cannot be matched
     # `echo -e "\nEXIT: $?"` (zsh's echo and `echo -e` turn \n into a line break): the status's own line
