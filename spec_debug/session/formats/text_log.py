@@ -145,10 +145,10 @@ _USER_PROMPT = re.compile(
     r"|(?P<zsh_user>[\w.-]+)@(?P<zsh_host>[\w.-]+) (?:\[\d{1,2}:\d\d(?::\d\d)?\] )?(?:(?P<zsh_dir>[~/]\S*?)" + _VCS_SEGMENT + r"?"
     r"(?: \[\d{1,2}:\d\d(?::\d\d)?\])? [%$#]|\S+ %)"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
     # (the time between, PS1='\u@\h [\t] \w \$ ': me@gpu10 [10:01:02] ~ $, or after, me@gpu10 ~/w [10:01:02] $)
-    r"|[\w.-]+@(?P<fish_host>[\w.-]+) [~/]\S*(?: \([^()\n]+\))?"  # fish's default: me@gpu02 ~/work>, root@gpu02 /w#,
+    r"|(?P<fish_user>[\w.-]+)@(?P<fish_host>[\w.-]+) [~/]\S*(?: \([^()\n]+\))?"  # fish's default: me@gpu02 ~/work>, root@gpu02 /w#,
     r"(?: \[(?P<fish_status>" + _FISH_STATUS + r"(?:\|" + _FISH_STATUS + r")*)\](?: (?P<fish_own>\d{1,3}))?)?[>#]"
     # the git branch, the status (_FISH_STATUS), the job's own after a `not` (_FISH_STATUS)
-    r"|[\w.-]+@(?P<walters_host>[\w.-]+)(?::[~/]\S*)?>)"  # zsh's walters theme: me@gpu01:~/sglang>
+    r"|(?P<walters_user>[\w.-]+)@(?P<walters_host>[\w.-]+)(?::[~/]\S*)?>)"  # zsh's walters theme: me@gpu01:~/sglang>
     r"\s+(?P<command>.+)$")
 _DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$]|Apptainer>|Singularity>)"
                             r"\s+(?P<command>.+)$")
@@ -1562,7 +1562,8 @@ def _prompt_user(m: re.Match) -> str | None:
         return m.group("user")
     if m.re is not _USER_PROMPT:
         return None
-    user = m.group("user") or m.group("bracket_user") or m.group("zsh_user")
+    user = m.group("user") or m.group("bracket_user") or m.group("zsh_user") or m.group("fish_user") \
+        or m.group("walters_user")
     return user if user and user != "I have no name!" else None
 
 
