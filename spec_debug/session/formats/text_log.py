@@ -150,9 +150,11 @@ _USER_PROMPT = re.compile(
     # the git branch, the status (_FISH_STATUS), the job's own after a `not` (_FISH_STATUS)
     r"|(?P<walters_user>[\w.-]+)@(?P<walters_host>[\w.-]+)(?::[~/]\S*)?>)"  # zsh's walters theme: me@gpu01:~/sglang>
     r"\s+(?P<command>.+)$")
-_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$]|Apptainer>|Singularity>)"
+_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS (?:[A-Za-z]:\\|/)[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$]|Apptainer>|Singularity>)"
                             r"\s+(?P<command>.+)$")
-"""``$ cmd``; PowerShell's ``PS C:\\Users\\me> cmd``; bash's own default prompt ``\\s-\\v\\$``,
+"""``$ cmd``; PowerShell's ``PS C:\\Users\\me> cmd``, and on Linux or macOS (pwsh) ``PS /home/me> cmd``
+(its default ``prompt`` function, "PS $($executionContext.SessionState.Path.CurrentLocation)>":
+PowerShell's about_Prompts); bash's own default prompt ``\\s-\\v\\$``,
 ``bash-5.1# cmd`` (bash(1), PROMPTING), which a container shell without a profile shows; the
 prompt of ``apptainer shell`` (``Apptainer> cmd``, ``Singularity> `` before Apptainer 1.0: the
 PS1 the image's ``/.singularity.d/env/99-base.sh`` sets when none is set)."""
