@@ -14,11 +14,14 @@ STATUS = r"\$\?|\$\{\?\}|\$\{PIPESTATUS\[0\]\}"
 """The last pipeline's status as agents print it (bash(1), Special Parameters: ``$?``; Shell
 Variables: ``PIPESTATUS``, the first command of a ``cmd | tail`` pipeline)."""
 
-TYPED_STATUS_ECHO = re.compile(r'(?:echo|print)\s+"?(?:\$\?|\$\{\?\}|\$status\b|\$\{status\})"?\s*;?\s*$')
+TYPED_STATUS_ECHO = re.compile(r'(?:(?:echo|print)\s+"?(?:\$\?|\$\{\?\}|\$status\b|\$\{status\})"?'
+                               r'|(?i:(?:(?:echo|write-output|write-host)\s+)?\$(?:LASTEXITCODE|env:LASTEXITCODE)\b))\s*;?\s*$')
 """``echo $?`` typed alone at a prompt (quoted or braced); zsh's ``print $?``, and ``$status``, the
 last command's status in zsh (zshparam(1): "status ... Same as ?"), tcsh (tcsh(1), ``status``) and
 fish (``$status``). In bash ``$status`` is a plain variable, mostly unset: its empty line is no
-status, and the echo is read only where it printed a number."""
+status, and the echo is read only where it printed a number. PowerShell's ``$LASTEXITCODE``,
+typed alone or echoed, "the exit code of the last native program ... that was run"
+(about_Automatic_Variables): ssh's or python's, which its ``$?`` (True/False) does not give."""
 _ECHO_OF_STATUS = re.compile(rf"\becho\s+(?:-[ne]+\s+)?([^;&|<>\n]*?(?:{STATUS})[^;&|<>\n]*)")
 _LOOP_BEFORE = re.compile(r"(?:^|[;&|(\s])(?:for|while|until)\s")
 _LOOP_END = re.compile(r"(?:^|[;&|\s])done\b")
