@@ -158,6 +158,11 @@ PowerShell's about_Prompts); bash's own default prompt ``\\s-\\v\\$``,
 ``bash-5.1# cmd`` (bash(1), PROMPTING), which a container shell without a profile shows; the
 prompt of ``apptainer shell`` (``Apptainer> cmd``, ``Singularity> `` before Apptainer 1.0: the
 PS1 the image's ``/.singularity.d/env/99-base.sh`` sets when none is set)."""
+_IPYTHON_PROMPT = re.compile(r"^In \[\d+\]: !(?P<command>[^\s!].*)$")
+"""IPython's (and ``jupyter console``'s) ``In [3]: !nvidia-smi``: a shell command run from the REPL
+(IPython docs, "System shell access"), on the host of the shell that started ``ipython``, whose
+prompt it carries (:meth:`shell_logins.Logins.where`). ``!!cmd`` (``%sx``: its output shown as a
+Python list, ``Out[2]: [...]``) is left to the output."""
 _CMD_PROMPT = re.compile(r'^(?:\([\w.-]+\)\s+)*[A-Za-z]:\\[^<>:"|?*\n]*>(?P<command>\S.*)$')
 """cmd.exe's prompt, ``$P$G``: the drive and folder, then ``>`` and the command with no space between
 (``C:\\Users\\me>ssh gpu01 nvidia-smi``; cmd's ``prompt /?``). No ``:`` after the drive's, so a
@@ -1534,7 +1539,8 @@ def _prompt(line: str) -> re.Match | None:
             or (_THEME_PROMPT.match(line) if "➜" in line or "❯" in line else None)
             or (_POWERLINE_PROMPT.match(line) if line[:1] == " " and ("\ue0b0" in line or "⮀" in line)
                 and not _bare_powerline(line) else None)
-            or (_HOST_PROMPT.match(line) if "$" in line or "#" in line or "%" in line else None))
+            or (_HOST_PROMPT.match(line) if "$" in line or "#" in line or "%" in line else None)
+            or (_IPYTHON_PROMPT.match(line) if line[:4] == "In [" else None))
 
 
 def _prompt_host(m: re.Match) -> str | None:
@@ -1875,7 +1881,8 @@ class _State:
               shape: re.Pattern | None = None) -> Iterator[Event]:
         self.calls += 1
         call_id = f"text-call-{self.calls}"
-        shown, host = host, self.logins.where(host, carried=shape is _THEME_PROMPT or shape is _POWERLINE_PROMPT)
+        shown, host = host, self.logins.where(host, carried=shape is _THEME_PROMPT or shape is _POWERLINE_PROMPT
+                                              or shape is _IPYTHON_PROMPT)
         container = self.logins.container() if self.logins.containers else None  # its `exit` too
         traced, self.tracing = self.tracing, False
         if traced:
