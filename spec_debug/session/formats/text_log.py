@@ -536,6 +536,8 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
         state.timestamp = recorded.timestamp
         yield from state.run_recorded(recorded.command)
     marked = state.marked_statuses
+    if recorded is None:
+        lines = _typed_before_the_log(lines)
     displayed = _two_row_prompts(_displayed(_fish_typed_after_output(_typed_after_output(lines), columns), columns,
                                             resizes, state.failed_prompts, marked))
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
@@ -583,6 +585,31 @@ def _two_row_prompts(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[t
 
 _PASTE_OFF = "\x1b[?2004l"
 _HELD_ROWS = 64
+
+
+def _typed_before_the_log(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
+    """``lines`` with a first row that is a command typed at a prompt the log began after given a
+    bare ``$ `` prompt. ``tmux pipe-pane -o 'cat >> pane.log'`` (tmux(1), pipe-pane), typed at
+    tmux's command prompt while the shell waits at its own, logs from the next thing the pane
+    writes: the echo of the command typed next, with no prompt before it, then readline's
+    bracketed paste turned off as Enter is read, which starts the next row in bash and ends the
+    typed one in zsh (bash 5.2.15 in tmux 3.3a: ``python3 -c ...\r``, ``\x1b[?2004l\rCUDA error:
+    ...``). Read as it stood, the row was text, not a command: the failure it printed and the
+    ``echo $?`` after it went to no command. Its host is the shell's, which no prompt has shown yet."""
+    lines = iter(lines)
+    first = next(lines, None)
+    if first is None:
+        return
+    second = next(lines, None)
+    line = first[1]
+    typed = line.strip() and _PASTE_ON not in line and (
+        _PASTE_OFF in line or (second is not None and second[1].startswith(_PASTE_OFF)))
+    if typed and _prompt(_shown(line)) is None and not line.lstrip().startswith(("Script ", "#", "$")):
+        first = (first[0], "$ " + line, first[2])
+    yield first
+    if second is not None:
+        yield second
+    yield from lines
 
 
 def _typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
