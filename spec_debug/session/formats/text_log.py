@@ -553,9 +553,12 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     cursor.records = state.seq_next - cursor.seq_base
 
 
-_PROMPT_TOP_ROW = re.compile(r"(?P<user>[\w.-]+)@(?P<host>[\w.-]+)(?::[~/]\S*)?")
+_PROMPT_TOP_ROW = re.compile(r"(?P<user>[\w.-]+)@(?P<host>[\w.-]+)(?::[~/]\S*"
+                             r"| (?:MINGW64|MINGW32|UCRT64|CLANG64|CLANG32|CLANGARM64|MSYS) (?P<msys_dir>[~/]\S*)(?: \([^()]*\))?)?")
 """The first row of a two-row bash prompt, ``PS1='\\u@\\h:\\w\\n\\$ '``: ``root@gpu-node-7:/w``, the
-command typed on the row after it, after ``$ `` (``# `` as root: bash(1), PROMPTING, ``\\$``)."""
+command typed on the row after it, after ``$ `` (``# `` as root: bash(1), PROMPTING, ``\\$``). Git
+Bash's on Windows (Git for Windows' /etc/profile.d/git-prompt.sh: ``\\u@\\h $MSYSTEM \\w`` and git's
+branch, then ``$ `` on a row of its own) is the same prompt: ``me@LAPTOP-7Q2 MINGW64 ~/work (main)``."""
 
 
 def _two_row_prompts(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
@@ -573,14 +576,16 @@ def _two_row_prompts(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[t
                 yield item[0], held[1] + line, item[2]
                 held = None
                 continue
-            yield held
+            yield held_row
             held = None
-        if "@" in line and line[:1].strip() and _PROMPT_TOP_ROW.fullmatch(line):
-            held = item
+        if "@" in line and line[:1].strip() and (top := _PROMPT_TOP_ROW.fullmatch(line)):
+            # (Git Bash's row as Debian's one-row prompt shows the same: me@LAPTOP-7Q2:~/work)
+            held_row, held = item, item if top.group("msys_dir") is None else (
+                item[0], f"{top.group('user')}@{top.group('host')}:{top.group('msys_dir')}", item[2])
             continue
         yield item
     if held is not None:
-        yield held
+        yield held_row
 
 
 _PASTE_OFF = "\x1b[?2004l"
