@@ -1222,12 +1222,14 @@ class _SessionState:
             seg.checks[category] += 1
         record = None
         if ev.command:
-            host = target.host or ev.host
+            # (an ssh to a host named by a variable with no one value, `for h in gpu1 gpu2; do
+            # ssh $h ...`: no host, not the prompt's)
+            host = target.host or (None if target.unnamed else ev.host)
             # the user and folder of the shell the command was typed in (a log's prompt, Claude
             # Code's cwd), unless it went on through ssh or into a container. The folder a
             # container's own shell shows (`root@a1b2c3d4e5f6:/sgl-workspace#`) is the one the
             # command ran in there; its user is the container's, no login to the host (distill)
-            here = target.host is None and target.container is None
+            here = target.host is None and target.container is None and not target.unnamed
             folder_here = here or typed_in
             port, jump = target.port or (ev.port if here else None), target.jump
             if self.login_hops is not None:

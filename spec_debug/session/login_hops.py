@@ -40,7 +40,7 @@ class LoginHops:
         """The port and jump hosts of a command typed in the shell on ``typed_on`` (the prompt's
         host) whose own target is ``target``."""
         via = self._hop(typed_on)
-        if target.host is None:  # it ran in that shell (or a container of its host)
+        if target.host is None and not target.unnamed:  # it ran in that shell (or a container of its host)
             return (via.port, via.jump) if via is not None else (target.port, target.jump)
         if via is None:
             return target.port, target.jump

@@ -43,6 +43,10 @@ class Target:
     """``docker:<name>`` or ``pod:<name>`` when the command runs inside one."""
     inner: str = ""
     """The command that finally runs (the remote command of an ssh, the command of an exec)."""
+    unnamed: bool = False
+    """It went on to a host the command line names only by a variable it gave no one value (``for
+    h in gpu1 gpu2; do ssh $h nvidia-smi; done``, ``ssh $GPU`` with GPU set elsewhere): ``host``
+    is None, yet it did not run where the session ran."""
 
 
 _WORD = re.compile(r"""\s*(?:(&&|\|\||;;|\|&|[;&|()<>\n])|((?:[^\s'"\\;&|()<>]+|'[^']*'|"(?:[^"\\]|\\.)*"|\\.)+))""", re.S)
@@ -282,7 +286,8 @@ def parse_target(command: str, _depth: int = 0) -> Target:
         if target is not None:
             if target.host is not None and "$" in target.host:
                 user = target.user or _user_in(target.host, variables)
-                target = replace(target, host=_expand(target.host, variables), user=user)
+                host = _expand(target.host, variables)
+                target = replace(target, host=host, user=user, unnamed=host is None)
             if target.container is not None and "$" in target.container:
                 target = _named_container(target, variables)
             return target

@@ -14,16 +14,26 @@ STATUS = r"\$\?|\$\{\?\}|\$\{PIPESTATUS\[0\]\}"
 """The last pipeline's status as agents print it (bash(1), Special Parameters: ``$?``; Shell
 Variables: ``PIPESTATUS``, the first command of a ``cmd | tail`` pipeline)."""
 
-TYPED_STATUS_ECHO = re.compile(r'(?:echo|print)\s+"?(?:\$\?|\$\{\?\}|\$status\b|\$\{status\})"?\s*;?\s*$')
+TYPED_STATUS_ECHO = re.compile(r'(?:(?:echo|print)\s+"?(?:\$\?|\$\{\?\}|\$status\b|\$\{status\})"?'
+                               r'|(?i:(?:(?:echo|write-output|write-host)\s+)?\$(?:LASTEXITCODE|env:LASTEXITCODE)\b))\s*;?\s*$')
 """``echo $?`` typed alone at a prompt (quoted or braced); zsh's ``print $?``, and ``$status``, the
 last command's status in zsh (zshparam(1): "status ... Same as ?"), tcsh (tcsh(1), ``status``) and
 fish (``$status``). In bash ``$status`` is a plain variable, mostly unset: its empty line is no
-status, and the echo is read only where it printed a number."""
+status, and the echo is read only where it printed a number. PowerShell's ``$LASTEXITCODE``,
+typed alone or echoed, "the exit code of the last native program ... that was run"
+(about_Automatic_Variables): ssh's or python's, which its ``$?`` (True/False) does not give."""
 _ECHO_OF_STATUS = re.compile(rf"\becho\s+(?:-[ne]+\s+)?([^;&|<>\n]*?(?:{STATUS})[^;&|<>\n]*)")
 _LOOP_BEFORE = re.compile(r"(?:^|[;&|(\s])(?:for|while|until)\s")
 _LOOP_END = re.compile(r"(?:^|[;&|\s])done\b")
 _SAVED_STATUS = re.compile(rf"(?:^|[;&|\s])([A-Za-z_]\w*)=(?:{STATUS})(?=[;\s]|$)")
 _STATUS_VAR = re.compile(STATUS)
+_TYPED_STATUS = STATUS + r"|\$status\b|\$\{status\}"
+_TYPED_ECHO_OF_STATUS = re.compile(rf"(?:echo|print)\s+(?:-[ner]+\s+)?([^;&|<>\n]*?(?:{_TYPED_STATUS})[^;&|<>\n]*)")
+"""An echo typed at a prompt with words around the status: bash's ``echo "rc=$?"``, and zsh's
+``print "status: $status"`` (zshbuiltins(1), ``print``: "like echo"; ``$status``: zshparam(1)),
+which a zsh user types as often. Not in :func:`echoed_exit`: an agent's shell is bash, where
+``$status`` is unset."""
+_TYPED_STATUS_VAR = re.compile(_TYPED_STATUS)
 
 
 def echoed_exit(command: str, output: str) -> int | None:
@@ -59,17 +69,18 @@ def typed_echo_status(command: str, output: str) -> int | None:
     if "$" not in command:
         return None
     command = command.strip()
-    m = _ECHO_OF_STATUS.match(command)
+    m = _TYPED_ECHO_OF_STATUS.match(command)
     if m is None or command[m.end():].strip(" ;") or "'" in m.group(1) or "`" in m.group(1):
         return None  # more than the echo, '$?' not expanded, a command substitution's output
-    return _printed_status(command, m, output)
+    # (bash's `echo "rc=$status"` prints "rc=": no number, no status)
+    return _printed_status(command, m, output, _TYPED_STATUS_VAR)
 
 
-def _printed_status(command: str, m: re.Match, output: str) -> int | None:
+def _printed_status(command: str, m: re.Match, output: str, status_var: re.Pattern = _STATUS_VAR) -> int | None:
     """The status the echo ``m`` of ``command`` printed, read from its line of ``output``."""
     # \$? in a command sent through ssh "...": the remote shell's status, printed the same way
     words = " ".join(m.group(1).replace('"', "").replace("\\$", "$").split())
-    parts = _STATUS_VAR.split(words)
+    parts = status_var.split(words)
     if len(parts) != 2 or "$" in parts[0] or "$" in parts[1]:
         return None  # another variable or two statuses: the line cannot be matched
     # `echo -e "\nEXIT: $?"` (zsh's echo and `echo -e` turn \n into a line break): the status's own line

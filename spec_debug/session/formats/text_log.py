@@ -138,21 +138,31 @@ _USER_PROMPT = re.compile(
     r"(?P<bracket_user>" + _USER + r")@(?P<bracket_host>[\w.-]+)(?::(?P<bracket_dir>[~/][^\]\s]*)|\s(?P<bracket_wdir>[^\]\s]*)[^\]]*)?\]"
     r"(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # RHEL/Rocky: [root@gpu-3 ~]#; '[\u@\h:\w]$(__git_ps1 " (%s)") \$ ',
     # [me@gpu13:~/w] (main) $ (the whole folder, and git's branch after the brackets)
-    r"|(?P<user>" + _USER + r")@(?P<host>[\w.-]+)(?::(?P<dir>[^\s#$]*))?(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # Debian/Ubuntu: root@gpu-3:~#
-    # and with the branch git's prompt adds, me@gpu01:~/sglang (main *)$ (git contrib/completion/git-prompt.sh)
-    r"|(?P<zsh_user>[\w.-]+)@(?P<zsh_host>[\w.-]+) (?:\[\d{1,2}:\d\d(?::\d\d)?\] )?(?:(?P<zsh_dir>[~/]\S*?)" + _VCS_SEGMENT + r"? [%$#]|\S+ %)"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
-    # (the time between, PS1='\u@\h [\t] \w \$ ': me@gpu10 [10:01:02] ~ $)
-    r"|[\w.-]+@(?P<fish_host>[\w.-]+) [~/]\S*(?: \([^()\n]+\))?"  # fish's default: me@gpu02 ~/work>, root@gpu02 /w#,
+    r"|(?P<user>" + _USER + r")@(?P<host>[\w.-]+)(?::(?P<dir>[^\s#$]*))?(?: \([^()\s]+(?: [^()\s]+)*\))?"  # Debian/Ubuntu: root@gpu-3:~#
+    r"(?: \[\d{1,2}:\d\d(?::\d\d)?\])?\s?[#$]"
+    # and with the branch git's prompt adds, me@gpu01:~/sglang (main *)$ (git contrib/completion/git-prompt.sh),
+    # and the time after the folder, PS1='\u@\h:\w [\t]\$ ': me@gpu10:~/w [10:01:02]$ (bash(1), PROMPTING)
+    r"|(?P<zsh_user>[\w.-]+)@(?P<zsh_host>[\w.-]+) (?:\[\d{1,2}:\d\d(?::\d\d)?\] )?(?:(?P<zsh_dir>[~/]\S*?)" + _VCS_SEGMENT + r"?"
+    r"(?: \[\d{1,2}:\d\d(?::\d\d)?\])? [%$#]|\S+ %)"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
+    # (the time between, PS1='\u@\h [\t] \w \$ ': me@gpu10 [10:01:02] ~ $, or after, me@gpu10 ~/w [10:01:02] $)
+    r"|(?P<fish_user>[\w.-]+)@(?P<fish_host>[\w.-]+) [~/]\S*(?: \([^()\n]+\))?"  # fish's default: me@gpu02 ~/work>, root@gpu02 /w#,
     r"(?: \[(?P<fish_status>" + _FISH_STATUS + r"(?:\|" + _FISH_STATUS + r")*)\](?: (?P<fish_own>\d{1,3}))?)?[>#]"
     # the git branch, the status (_FISH_STATUS), the job's own after a `not` (_FISH_STATUS)
-    r"|[\w.-]+@(?P<walters_host>[\w.-]+)(?::[~/]\S*)?>)"  # zsh's walters theme: me@gpu01:~/sglang>
+    r"|(?P<walters_user>[\w.-]+)@(?P<walters_host>[\w.-]+)(?::[~/]\S*)?>)"  # zsh's walters theme: me@gpu01:~/sglang>
     r"\s+(?P<command>.+)$")
-_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$]|Apptainer>|Singularity>)"
+_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS (?:[A-Za-z]:\\|/)[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$]|Apptainer>|Singularity>)"
                             r"\s+(?P<command>.+)$")
-"""``$ cmd``; PowerShell's ``PS C:\\Users\\me> cmd``; bash's own default prompt ``\\s-\\v\\$``,
+"""``$ cmd``; PowerShell's ``PS C:\\Users\\me> cmd``, and on Linux or macOS (pwsh) ``PS /home/me> cmd``
+(its default ``prompt`` function, "PS $($executionContext.SessionState.Path.CurrentLocation)>":
+PowerShell's about_Prompts); bash's own default prompt ``\\s-\\v\\$``,
 ``bash-5.1# cmd`` (bash(1), PROMPTING), which a container shell without a profile shows; the
 prompt of ``apptainer shell`` (``Apptainer> cmd``, ``Singularity> `` before Apptainer 1.0: the
 PS1 the image's ``/.singularity.d/env/99-base.sh`` sets when none is set)."""
+_IPYTHON_PROMPT = re.compile(r"^In \[\d+\]: !(?P<command>[^\s!].*)$")
+"""IPython's (and ``jupyter console``'s) ``In [3]: !nvidia-smi``: a shell command run from the REPL
+(IPython docs, "System shell access"), on the host of the shell that started ``ipython``, whose
+prompt it carries (:meth:`shell_logins.Logins.where`). ``!!cmd`` (``%sx``: its output shown as a
+Python list, ``Out[2]: [...]``) is left to the output."""
 _CMD_PROMPT = re.compile(r'^(?:\([\w.-]+\)\s+)*[A-Za-z]:\\[^<>:"|?*\n]*>(?P<command>\S.*)$')
 """cmd.exe's prompt, ``$P$G``: the drive and folder, then ``>`` and the command with no space between
 (``C:\\Users\\me>ssh gpu01 nvidia-smi``; cmd's ``prompt /?``). No ``:`` after the drive's, so a
@@ -526,6 +536,8 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
         state.timestamp = recorded.timestamp
         yield from state.run_recorded(recorded.command)
     marked = state.marked_statuses
+    if recorded is None:
+        lines = _typed_before_the_log(lines)
     displayed = _two_row_prompts(_displayed(_fish_typed_after_output(_typed_after_output(lines), columns), columns,
                                             resizes, state.failed_prompts, marked))
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
@@ -541,9 +553,12 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     cursor.records = state.seq_next - cursor.seq_base
 
 
-_PROMPT_TOP_ROW = re.compile(r"(?P<user>[\w.-]+)@(?P<host>[\w.-]+)(?::[~/]\S*)?")
+_PROMPT_TOP_ROW = re.compile(r"(?P<user>[\w.-]+)@(?P<host>[\w.-]+)(?::[~/]\S*"
+                             r"| (?:MINGW64|MINGW32|UCRT64|CLANG64|CLANG32|CLANGARM64|MSYS) (?P<msys_dir>[~/]\S*)(?: \([^()]*\))?)?")
 """The first row of a two-row bash prompt, ``PS1='\\u@\\h:\\w\\n\\$ '``: ``root@gpu-node-7:/w``, the
-command typed on the row after it, after ``$ `` (``# `` as root: bash(1), PROMPTING, ``\\$``)."""
+command typed on the row after it, after ``$ `` (``# `` as root: bash(1), PROMPTING, ``\\$``). Git
+Bash's on Windows (Git for Windows' /etc/profile.d/git-prompt.sh: ``\\u@\\h $MSYSTEM \\w`` and git's
+branch, then ``$ `` on a row of its own) is the same prompt: ``me@LAPTOP-7Q2 MINGW64 ~/work (main)``."""
 
 
 def _two_row_prompts(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
@@ -561,18 +576,45 @@ def _two_row_prompts(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[t
                 yield item[0], held[1] + line, item[2]
                 held = None
                 continue
-            yield held
+            yield held_row
             held = None
-        if "@" in line and line[:1].strip() and _PROMPT_TOP_ROW.fullmatch(line):
-            held = item
+        if "@" in line and line[:1].strip() and (top := _PROMPT_TOP_ROW.fullmatch(line)):
+            # (Git Bash's row as Debian's one-row prompt shows the same: me@LAPTOP-7Q2:~/work)
+            held_row, held = item, item if top.group("msys_dir") is None else (
+                item[0], f"{top.group('user')}@{top.group('host')}:{top.group('msys_dir')}", item[2])
             continue
         yield item
     if held is not None:
-        yield held
+        yield held_row
 
 
 _PASTE_OFF = "\x1b[?2004l"
 _HELD_ROWS = 64
+
+
+def _typed_before_the_log(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
+    """``lines`` with a first row that is a command typed at a prompt the log began after given a
+    bare ``$ `` prompt. ``tmux pipe-pane -o 'cat >> pane.log'`` (tmux(1), pipe-pane), typed at
+    tmux's command prompt while the shell waits at its own, logs from the next thing the pane
+    writes: the echo of the command typed next, with no prompt before it, then readline's
+    bracketed paste turned off as Enter is read, which starts the next row in bash and ends the
+    typed one in zsh (bash 5.2.15 in tmux 3.3a: ``python3 -c ...\r``, ``\x1b[?2004l\rCUDA error:
+    ...``). Read as it stood, the row was text, not a command: the failure it printed and the
+    ``echo $?`` after it went to no command. Its host is the shell's, which no prompt has shown yet."""
+    lines = iter(lines)
+    first = next(lines, None)
+    if first is None:
+        return
+    second = next(lines, None)
+    line = first[1]
+    typed = line.strip() and _PASTE_ON not in line and (
+        _PASTE_OFF in line or (second is not None and second[1].startswith(_PASTE_OFF)))
+    if typed and _prompt(_shown(line)) is None and not line.lstrip().startswith(("Script ", "#", "$")):
+        first = (first[0], "$ " + line, first[2])
+    yield first
+    if second is not None:
+        yield second
+    yield from lines
 
 
 def _typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
@@ -1529,7 +1571,8 @@ def _prompt(line: str) -> re.Match | None:
             or (_THEME_PROMPT.match(line) if "➜" in line or "❯" in line else None)
             or (_POWERLINE_PROMPT.match(line) if line[:1] == " " and ("\ue0b0" in line or "⮀" in line)
                 and not _bare_powerline(line) else None)
-            or (_HOST_PROMPT.match(line) if "$" in line or "#" in line or "%" in line else None))
+            or (_HOST_PROMPT.match(line) if "$" in line or "#" in line or "%" in line else None)
+            or (_IPYTHON_PROMPT.match(line) if line[:4] == "In [" else None))
 
 
 def _prompt_host(m: re.Match) -> str | None:
@@ -1559,7 +1602,8 @@ def _prompt_user(m: re.Match) -> str | None:
         return m.group("user")
     if m.re is not _USER_PROMPT:
         return None
-    user = m.group("user") or m.group("bracket_user") or m.group("zsh_user")
+    user = m.group("user") or m.group("bracket_user") or m.group("zsh_user") or m.group("fish_user") \
+        or m.group("walters_user")
     return user if user and user != "I have no name!" else None
 
 
@@ -1869,7 +1913,8 @@ class _State:
               shape: re.Pattern | None = None) -> Iterator[Event]:
         self.calls += 1
         call_id = f"text-call-{self.calls}"
-        shown, host = host, self.logins.where(host, carried=shape is _THEME_PROMPT or shape is _POWERLINE_PROMPT)
+        shown, host = host, self.logins.where(host, carried=shape is _THEME_PROMPT or shape is _POWERLINE_PROMPT
+                                              or shape is _IPYTHON_PROMPT)
         container = self.logins.container() if self.logins.containers else None  # its `exit` too
         traced, self.tracing = self.tracing, False
         if traced:
