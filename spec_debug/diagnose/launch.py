@@ -3187,6 +3187,33 @@ def _sglang_tree_without_nodes(steps: int, topk: int, tokens: int) -> str:
             f"{steps + 1} draft tokens)")
 
 
+TREE_TOPK_CRASH = "RuntimeError: selected index k out of range"
+"""What torch raises in SGLang's tree selection for a draft-token budget beyond the tree."""
+
+
+def _sglang_budget_beyond_tree(cfg: LaunchConfig, steps: int, topk: int, tokens: int) -> str:
+    """More draft tokens than the draft tree holds. SGLang neither checks nor clamps this
+    (sgl-project/sglang python/sglang/srt/arg_groups/speculative_hook.py `_handle_eagle_family` at
+    004c82e; server_args.py before the split): `EAGLEWorker.draft_forward` (speculative/eagle_worker.py)
+    ends with `organize_draft_results` (eagle_utils.py), which asks `torch.topk` for
+    `num_draft_tokens - 1` of the `topk + (steps-1)*topk^2` scores and raises TREE_TOPK_CRASH. The
+    draft CUDA-graph capture (eagle_draft_cuda_graph_runner.py `run_once`, steps > 1, graphs on) runs
+    draft_forward at startup; otherwise the first decode runs it, which the HTTP server's startup
+    warmup request makes (`--skip-server-warmup` skips it; `Engine` has none). Was: the budget line
+    alone, a warning, on a server that never serves a request."""
+    capacity = tree_capacity(steps, topk)
+    need = (f"{tokens} draft tokens need {tokens - 1} tree nodes but steps={steps}, topk={topk} "
+            f"offer only {capacity} (topk + (steps-1)*topk^2)")
+    crash = (f"torch.topk in its tree selection (organize_draft_results) asks for {tokens - 1} of {capacity} "
+             f"candidates: \"{TREE_TOPK_CRASH}\"")
+    fix = f"use --speculative-num-draft-tokens {capacity + 1} or fewer, or more steps or a larger topk"
+    if steps > 1 and cfg.flags.get("disable-cuda-graph") is not True:
+        return f"{need}: SGLang crashes at startup, capturing the draft CUDA graph ({crash}; {fix})"
+    if cfg.python_call in (None, _SGLANG_TEST_LAUNCHER) and cfg.flags.get("skip-server-warmup") is not True:
+        return f"{need}: SGLang crashes at startup, at its warmup request's first decode ({crash}; {fix})"
+    return f"{need}: SGLang crashes at the first decode and serves no request ({crash}; {fix})"
+
+
 def _page_tree_backends(engine_version: str | None) -> tuple[str, ...] | None:
     """None: this release does not check the backend for topk > 1 with paged KV."""
     for since, backends in _SGLANG_PAGE_TREE_BACKENDS:
@@ -5561,9 +5588,7 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
         return EffectiveSpec(steps, topk, tokens, auto, overrides, problems)
     capacity = tree_capacity(steps, topk)
     if tokens - 1 > capacity:
-        problems.append(
-            f"{tokens} draft tokens need {tokens - 1} tree nodes but steps={steps}, topk={topk} "
-            f"offer only {capacity} (topk + (steps-1)*topk^2)")
+        problems.append(_sglang_budget_beyond_tree(cfg, steps, topk, tokens))
     if topk > 1 and tokens <= 1:
         problems.append(_sglang_tree_without_nodes(steps, topk, tokens))
     elif topk > 1 and 1 <= tokens - 1 < steps:
@@ -5666,8 +5691,7 @@ def _sglang_rules_skipped(cfg: LaunchConfig, engine_version: str | None) -> Effe
     capacity = tree_capacity(steps, topk)
     problems = []
     if tokens - 1 > capacity:
-        problems.append(f"{tokens} draft tokens need {tokens - 1} tree nodes but steps={steps}, topk={topk} "
-                        f"offer only {capacity} (topk + (steps-1)*topk^2)")
+        problems.append(_sglang_budget_beyond_tree(cfg, steps, topk, tokens))
     return EffectiveSpec(steps, topk, tokens, problems=problems, tree_capacity=capacity)
 
 
