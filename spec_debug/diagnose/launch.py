@@ -437,10 +437,12 @@ def _newlines_as_separators(text: str) -> str:
             continue
         if step == "\n" and quote is None:
             # a line that starts with a flag, or follows one waiting for its value, continues the
-            # command above: its `\` was lost in the copy (no command starts with a dash)
+            # command above: its `\` was lost in the copy (no command starts with a dash); so does
+            # a flag line after empty or comment lines (comments are gone here), which split such a
+            # paste in two and lost every flag below them
             last = "".join(out[-200:]).rsplit(None, 1)[-1:] or [""]
             waiting = last[0].startswith("--") and "=" not in last[0] and not _is_switch(last[0][2:])
-            out.append(" " if waiting or text[i + 1:].lstrip(" \t").startswith("-") else " ; ")
+            out.append(" " if waiting or _FLAG_LINE_NEXT.match(text, i + 1) else " ; ")
             continue
         if step == ";" and quote is None:
             # `;` ends a word and a command with no space before it (bash(1) DEFINITIONS: a
@@ -471,6 +473,12 @@ def _newlines_as_separators(text: str) -> str:
             out.append(" ")
         out.append(step)
     return "".join(out)
+
+
+# After a newline: a line starting with a dash, or empty lines (a comment line is one once comments
+# are removed) and then a line starting with a flag (`-tp`, `--port`; not a Markdown bullet's "- " or
+# a rule's "---")
+_FLAG_LINE_NEXT = re.compile(r"[ \t]*-|(?:[ \t\r]*\n)+[ \t]*--?[A-Za-z]")
 
 
 # A documentation placeholder written where a word goes: `<model>`, `<path-to-draft>`, ending a
