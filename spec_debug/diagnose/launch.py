@@ -517,7 +517,19 @@ def _without_comments(text: str) -> str:
     out: list[str] = []
     skips_comments = _not_read_by_a_shell(text)
     reader = _ShellReader(text)
+    cut_line = False  # the line holds `\ #`: its newline ends the command (_ESCAPED_BLANK_CUT)
     for i, step, quote in reader:
+        if cut_line and step == "\n" and quote is None:
+            out.append(f" {_ESCAPED_BLANK_CUT} ")
+            cut_line = False
+        if quote is None and step == "#" and not skips_comments and _ESCAPED_BLANK_BEFORE.search("".join(out[-64:])):
+            # `--tp 2 \ # two GPUs`: the `\` escapes the space after it, not the newline, so the
+            # newline ends the command (bash hands the server a " " word, or " #" and the note's
+            # words when no blank parts the `#` from that space: then it starts no comment)
+            cut_line = True
+            if out[-1] in ("\\ ", "\\\t"):
+                out.append(step)
+                continue
         if quote is None and step == "#" and _starts_word(text, i):
             end = text.find("\n", i)
             reader.at = len(text) if end < 0 else end
@@ -555,8 +567,15 @@ _COMMENT_CUT = "@@spec-debug-comment-cut@@"
 # the command (bash(1): the escaped newline is removed, nothing else)
 _BLANK_CUT = "@@spec-debug-blank-cut@@"
 _CONTINUED_ONTO_EMPTY_LINE = re.compile(r"(?<!\\)((?:\\\\)*)\\\r?\n[ \t]*(?=\r?\n)")
+# ... and where a `\` escaping a blank comes before a comment on the line (`--tp 2 \ # note`)
+_ESCAPED_BLANK_CUT = "@@spec-debug-escaped-blank-cut@@"
+# the text before a `#`: an escaped blank (not itself escaped), then blanks or nothing
+_ESCAPED_BLANK_BEFORE = re.compile(r"(?<!\\)(?:\\\\)*\\[ \t][ \t]*$")
 # what each cut says of the line that made it
-_CUT_BY = {_COMMENT_CUT: "a comment inside the continued server command ends it (bash reads no line "
+_CUT_BY = {_ESCAPED_BLANK_CUT: "a `\\` followed by a space escapes the space, not the newline, so a comment after "
+                               "it (`\\ # ...`) ends the continued server command (bash gives the server the "
+                               "escaped space as a word and reads no line continuation)",
+           _COMMENT_CUT: "a comment inside the continued server command ends it (bash reads no line "
                          "continuation after a comment, not even a `\\` at its end)",
            _BLANK_CUT: "an empty line after a `\\` line ends the continued server command (the `\\` continues "
                        "the command onto the empty line, whose newline ends it)"}
@@ -1243,7 +1262,7 @@ def _server_argv(argv: list[str]) -> list[str]:
         if skip_target:
             skip_target = False
             continue
-        if tok in ("|", "|&", "||", "&&", ";", "&", _COMMENT_CUT, _BLANK_CUT):  # (`|&`: bash(1) Pipelines, stderr too)
+        if tok in ("|", "|&", "||", "&&", ";", "&", _COMMENT_CUT, _BLANK_CUT, _ESCAPED_BLANK_CUT):  # (`|&`: bash(1) Pipelines)
             if tok in _CUT_BY and commands[-1]:
                 cut_at.append((len(commands), tok))
             commands.append([])
@@ -1360,7 +1379,8 @@ def _refuse_flags_cut_by_a_comment(server: list[str], cut_off: list[tuple[list[s
             f"{', ...' if len(lost) > 4 else ''}) run as a command of their own that bash cannot find, so "
             + RUNS_WITHOUT_SPECULATION,
             hint=("delete the comment (or move it below the command)" if by == _COMMENT_CUT else
-                  "delete the empty line") + " so the flags after it reach the server")
+                  "end the line with the `\\` alone (move the comment above the command)" if by == _ESCAPED_BLANK_CUT
+                  else "delete the empty line") + " so the flags after it reach the server")
 
 
 def _asks_for_help(server: list[str]) -> bool:
