@@ -1304,10 +1304,11 @@ def _server_argv(argv: list[str]) -> list[str]:
                 exported += [tok for tok in command if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
             continue
         command = service_command(command, unit_env)
-        at = 1 if command[0].rsplit("/", 1)[-1] == "env" else 0
         # (a unit's Environment= above its ExecStart= is in both: once is what runs)
         inherited = [word for word in exported if word not in command]
-        servers.append(command[:at] + inherited + command[at:] if inherited else command)
+        # what the shell exported comes first: an `env -i`, `env -u` or a `sudo` in the command
+        # applies to it (_launch_environment)
+        servers.append(inherited + command if inherited else command)
     # A prefill/decode pair started from one script (`... --disaggregation-mode prefill & ...
     # --disaggregation-mode decode --speculative-algorithm EAGLE ... &`; DeepSeek MTP deployments
     # put the speculative flags on the decode server): the one that speculates is audited, as
@@ -2275,21 +2276,8 @@ _CONTINUATION = re.compile(r"\\[ \t]*\r?\n")
 
 
 def _parse_argv(argv: list[str]) -> LaunchConfig:
-    env = {}
-    # `env A=B cmd` and `A=B cmd` set the server's environment (coreutils env(1))
-    # A pasted script's lines (`export A=1` on its own line, then the server) reach here as one
-    # word list, since newlines split words like spaces: its `export` words are assignments too.
-    # (`exec env A=1 python3 -m ...`, an entrypoint script's last line: exec runs the words
-    # after it in the shell's place, bash(1) SHELL BUILTIN COMMANDS)
-    words = argv[1:] if argv[:1] == ["exec"] else argv
-    for tok in words[1:] if words and words[0].rsplit("/", 1)[-1] == "env" else words:
-        if tok == "export":
-            continue
-        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(.*?);?", tok)
-        if not m:
-            break
-        env[m.group(1)] = m.group(2)
     engine, start = detect_engine(argv)
+    env = _launch_environment(argv[:start])
     if _in_container(argv[:start]):
         # `docker run -e SGLANG_ENABLE_SPEC_V2=1 IMAGE python3 -m sglang.launch_server ...`
         env.update(word.split("=", 1) for word in _given_env(argv[:start]))
@@ -2327,6 +2315,65 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
 
 
 _SPECFORGE_BENCH = "bench_eagle3.py"
+# sudo(8)'s options that take a value as the next word (`-u svc`, `-g gpu`, `-D /srv`, ...)
+_SUDO_VALUED = {"-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-p", "--prompt",
+                "-r", "--role", "-t", "--type", "-T", "--command-timeout", "-U", "--other-user", "-R", "--chroot"}
+
+
+def _launch_environment(words: list[str]) -> dict[str, str]:
+    """The environment the words before the server give it. `A=B cmd` sets A (a pasted script's
+    `export A=1` line above the server reaches here as words too); `exec` runs the words after it in
+    the shell's place (bash(1) SHELL BUILTIN COMMANDS); `env` applies its options in order (coreutils
+    env(1): `-i`/`-` starts from an empty environment, `-u NAME` removes NAME, then its `A=B`
+    words), and `sudo` keeps the caller's variables only with `-E`/`--preserve-env[=LIST]` (sudo(8),
+    sudoers(5) env_reset, on by default, keeps no SGLANG_/VLLM_ variable) while its own `A=B` words
+    set them. Was: the words up to the first that is no assignment, so `env -i SGLANG_ENABLE_SPEC_V2=1
+    ...` and `sudo SGLANG_ENABLE_SPEC_V2=1 ...` set nothing, and `export ...` then `sudo ...` or
+    `env -i ...` kept what those drop."""
+    env: dict[str, str] = {}
+    i = 0
+    while i < len(words):
+        tok = words[i]
+        name = tok.rsplit("/", 1)[-1]
+        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(.*?);?", tok, re.S)
+        if m:
+            env[m.group(1)] = m.group(2)
+        elif tok in ("export", "exec") or (tok == "nohup" and i + 1 < len(words)):
+            pass
+        elif name == "env":
+            while i + 1 < len(words) and words[i + 1].startswith("-"):
+                i += 1
+                option = words[i]
+                if option in ("-i", "--ignore-environment", "-"):
+                    env.clear()
+                elif option in ("-u", "--unset") and i + 1 < len(words):
+                    i += 1
+                    env.pop(words[i], None)
+                elif option.startswith("--unset=") or (option.startswith("-u") and not option.startswith("--")):
+                    env.pop(option.partition("=")[2] if option.startswith("--") else option[2:], None)
+                elif option in ("-C", "--chdir"):
+                    i += 1
+                elif option == "--":
+                    break
+        elif name == "sudo":
+            kept: set[str] | None = set()  # None: all of them
+            while i + 1 < len(words) and words[i + 1].startswith("-"):
+                i += 1
+                option = words[i]
+                if option in ("-E", "--preserve-env"):
+                    kept = None
+                elif option.startswith("--preserve-env="):
+                    if kept is not None:
+                        kept |= set(option.partition("=")[2].split(","))
+                elif option in _SUDO_VALUED:
+                    i += 1
+                elif option == "--":
+                    break
+            env = env if kept is None else {key: value for key, value in env.items() if key in kept}
+        else:
+            break
+        i += 1
+    return env
 
 
 def models_named(command: str | list[str] | tuple[str, ...]) -> dict[str, str]:
