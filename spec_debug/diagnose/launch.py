@@ -1298,6 +1298,11 @@ def _server_argv(argv: list[str]) -> list[str]:
                 # (systemd.exec(5)): the service's ExecStart runs with them
                 words = [command[0][len("Environment="):], *command[1:]]
                 exported += [tok for tok in words if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
+            elif command[0] == "unset" or command[:2] == ["export", "-n"]:
+                # `unset SGLANG_ENABLE_SPEC_V2` (or `export -n`) between the export and the server:
+                # the server does not get it (bash(1) SHELL BUILTIN COMMANDS)
+                names = {word for word in command[1:] if not word.startswith("-")}
+                exported = [tok for tok in exported if tok.partition("=")[0] not in names]
             elif command[0] == "export" or all(_ASSIGNMENT.fullmatch(tok) for tok in command):
                 # a pasted snippet's `SGLANG_ENABLE_SPEC_V2=1` line above the server is read as
                 # meant for it, as `export` would make it
