@@ -201,6 +201,8 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     # is the continued one. Other newlines end a command, as in a script.
     # Comments go first: a quote or a backquote in one opens nothing, and the variables and
     # substitutions below are read on the commands alone.
+    if "ExecStart" in command and _UNIT_EXEC_START_SPACED.search(command):
+        command = _UNIT_KEY_SPACED.sub(r"\1\2=", command)
     text = _with_script_variables(_with_unit_environment(_without_comments(command)))
     text, substitutions = _hide_substitutions(text)
     # (`\\` + newline is an escaped backslash and a newline, not a continuation: inside a
@@ -1474,6 +1476,12 @@ _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_
 _ASSIGNMENT_LINE = re.compile(r"\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*=")
 
 
+# A unit's key written with blanks around its `=` (`ExecStart = /usr/bin/python3 ...`): systemd strips
+# them (systemd.syntax(7): "Whitespace immediately before or after the "=" is ignored"; src/shared/
+# conf-parser.c parse_line strstrip()s the key and the value). Was: `ExecStart` and `=` read as words,
+# and `Environment = SGLANG_ENABLE_SPEC_V2=1` as no setting.
+_UNIT_KEY_SPACED = re.compile(r"^([ \t]*)(ExecStart|Environment)[ \t]*=[ \t]*", re.M)
+_UNIT_EXEC_START_SPACED = re.compile(r"^[ \t]*ExecStart[ \t]+=|^[ \t]*ExecStart=[ \t]", re.M)
 _UNIT_ENVIRONMENT = re.compile(r"^[ \t]*Environment=(.*)$", re.M)
 _UNIT_EXEC_START = re.compile(r"^[ \t]*ExecStart=", re.M)
 _UNIT_BARE_VARIABLE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)(?=\s|$)")
