@@ -203,6 +203,8 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     # substitutions below are read on the commands alone.
     if "ExecStart" in command and _UNIT_EXEC_START_SPACED.search(command):
         command = _UNIT_KEY_SPACED.sub(r"\1\2=", command)
+    if "ExecStart" in command and _UNIT_RESET.search(command):
+        command = _without_reset_unit_settings(command)
     text = _with_script_variables(_with_unit_environment(_without_comments(command)))
     text, substitutions = _hide_substitutions(text)
     # (`\\` + newline is an escaped backslash and a newline, not a continuation: inside a
@@ -1483,6 +1485,40 @@ _ASSIGNMENT_LINE = re.compile(r"\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*=")
 _UNIT_KEY_SPACED = re.compile(r"^([ \t]*)(ExecStart|Environment)[ \t]*=[ \t]*", re.M)
 _UNIT_EXEC_START_SPACED = re.compile(r"^[ \t]*ExecStart[ \t]+=|^[ \t]*ExecStart=[ \t]", re.M)
 _UNIT_ENVIRONMENT = re.compile(r"^[ \t]*Environment=(.*)$", re.M)
+# An empty ExecStart= or Environment= (a drop-in's override, as `systemctl cat` prints it below the unit)
+_UNIT_RESET = re.compile(r"^[ \t]*(ExecStart|Environment)=[ \t]*\r?$", re.M)
+_UNIT_SETTING = re.compile(r"[ \t]*(ExecStart|Environment)=[ \t]*(\S?)")
+
+
+def _without_reset_unit_settings(text: str) -> str:
+    """A unit (and its drop-ins, as `systemctl cat` prints them) without the ExecStart= and
+    Environment= settings an empty assignment below them resets: systemd.service(5), ExecStart=:
+    "If the empty string is assigned to this option, the list of commands to start is reset, prior
+    assignments of this option will have no effect"; systemd.exec(5), Environment=: "If the empty
+    string is assigned to this option, the list of environment variables is reset". An override
+    (`ExecStart=` then `ExecStart=... --speculative-num-steps 5`) is what runs. Was: the first
+    server command of the text, the base unit's, audited with the variables the override drops."""
+    lines = text.splitlines(keepends=True)
+    keep = [True] * len(lines)
+    earlier: dict[str, list[tuple[int, int]]] = {"ExecStart": [], "Environment": []}
+    i = 0
+    while i < len(lines):
+        m = _UNIT_SETTING.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        end = i
+        while lines[end].rstrip("\r\n").endswith("\\") and end + 1 < len(lines):
+            end += 1  # (a `\`-ended line goes on)
+        if not m.group(2):  # the empty assignment: what came before it is gone, and so is it
+            for start, stop in earlier[m.group(1)]:
+                keep[start:stop + 1] = [False] * (stop + 1 - start)
+            earlier[m.group(1)] = []
+            keep[i] = False
+        else:
+            earlier[m.group(1)].append((i, end))
+        i = end + 1
+    return "".join(line for line, kept in zip(lines, keep) if kept)
 _UNIT_EXEC_START = re.compile(r"^[ \t]*ExecStart=", re.M)
 _UNIT_BARE_VARIABLE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)(?=\s|$)")
 
