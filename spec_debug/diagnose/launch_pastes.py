@@ -221,6 +221,32 @@ def _docker_command(rest: str) -> tuple[list[str], bool]:
     return ["/bin/sh", "-c", rest], False
 
 
+def _refuse_single_quoted_exec_form(keyword: str, written: tuple[list[str], bool] | None,
+                                    reader: ArgvReader) -> None:
+    """`CMD ['python3', '-m', 'sglang.launch_server', ...]`: not JSON, so Docker runs it in the shell
+    form, `/bin/sh -c "['python3', ..."`, which finds no command `[python3,` and the container
+    exits (Dockerfile reference, "Exec form": "you must use double-quotes (") around words, not
+    single-quotes (')"). Raised for a list that would start a server written so."""
+    if written is None or written[1] or not written[0][2].startswith("["):
+        return
+    try:
+        words = ast.literal_eval(written[0][2])
+    except (ValueError, SyntaxError):
+        return
+    if not (isinstance(words, list) and words and all(isinstance(w, str) for w in words)):
+        return
+    try:
+        starts = reader.is_server(reader.server_argv(words))
+    except LaunchParseError:
+        return
+    if starts:
+        raise LaunchParseError(
+            f"the Dockerfile's {keyword} is a list in single quotes, which is not JSON: Docker runs it as a shell "
+            f"command (/bin/sh -c \"{written[0][2][:40]}...\"), which finds no program to run, so the container "
+            "exits and the server does not start",
+            hint=f"write the {keyword} list with double quotes: {keyword} {json.dumps(words)[:80]}...")
+
+
 def _dockerfile_argv(text: str, reader: ArgvReader) -> list[str] | None:
     """The argv a pasted Dockerfile's image starts: its last stage's ENTRYPOINT and CMD as Docker
     joins them (an exec-form ENTRYPOINT takes CMD as arguments, a shell-form one ignores CMD; with no
@@ -262,6 +288,8 @@ def _dockerfile_argv(text: str, reader: ArgvReader) -> list[str] | None:
     if stage is None or (stage["entrypoint"] is None and stage["cmd"] is None):
         return None
     entrypoint, cmd = stage["entrypoint"], stage["cmd"]
+    for keyword, written in (("ENTRYPOINT", entrypoint), ("CMD", cmd)):
+        _refuse_single_quoted_exec_form(keyword, written, reader)
     # the image first, as a manifest's container reads (_container_argv): its release tag names the
     # engine release, and with no ENTRYPOINT written its own entrypoint takes CMD as arguments
     argv = [stage["image"], *(entrypoint[0] + (cmd[0] if cmd is not None and entrypoint[1] else [])
