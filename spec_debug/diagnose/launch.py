@@ -1732,6 +1732,11 @@ def _shell_string_server(outer_words: list[str], string: str) -> list[str]:
     # string's server, where image_release reads it
     image = [w for w in _image_words(outer_words) if _RELEASE_IMAGE.fullmatch(w) or _ROLLING_VLLM_IMAGE.fullmatch(w)
              ] if _is_server(inner) else []
+    if not image and _is_server(inner) and any(w.rsplit("/", 1)[-1] in ("sudo", "env") for w in outer_words):
+        # `sudo bash -c "..."`, `env -i bash -c "..."`: the launcher's words stay before the server, so
+        # that what they do to the environment (sudo's env_reset, env -i / -u) applies to what the
+        # shell exported above them too (_launch_environment; was: dropped with the shell's words)
+        return [*outer_words, *inner]
     if not outer and not image:
         return inner
     # the string's own assignments run after the container's: they come last
