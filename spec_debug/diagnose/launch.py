@@ -201,6 +201,10 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     # is the continued one. Other newlines end a command, as in a script.
     # Comments go first: a quote or a backquote in one opens nothing, and the variables and
     # substitutions below are read on the commands alone.
+    if "ExecStart" in command and _UNIT_EXEC_START_SPACED.search(command):
+        command = _UNIT_KEY_SPACED.sub(r"\1\2=", command)
+    if "ExecStart" in command and _UNIT_RESET.search(command):
+        command = _without_reset_unit_settings(command)
     text = _with_script_variables(_with_unit_environment(_without_comments(command)))
     text, substitutions = _hide_substitutions(text)
     # (`\\` + newline is an escaped backslash and a newline, not a continuation: inside a
@@ -437,10 +441,12 @@ def _newlines_as_separators(text: str) -> str:
             continue
         if step == "\n" and quote is None:
             # a line that starts with a flag, or follows one waiting for its value, continues the
-            # command above: its `\` was lost in the copy (no command starts with a dash)
+            # command above: its `\` was lost in the copy (no command starts with a dash); so does
+            # a flag line after empty or comment lines (comments are gone here), which split such a
+            # paste in two and lost every flag below them
             last = "".join(out[-200:]).rsplit(None, 1)[-1:] or [""]
             waiting = last[0].startswith("--") and "=" not in last[0] and not _is_switch(last[0][2:])
-            out.append(" " if waiting or text[i + 1:].lstrip(" \t").startswith("-") else " ; ")
+            out.append(" " if waiting or _FLAG_LINE_NEXT.match(text, i + 1) else " ; ")
             continue
         if step == ";" and quote is None:
             # `;` ends a word and a command with no space before it (bash(1) DEFINITIONS: a
@@ -471,6 +477,12 @@ def _newlines_as_separators(text: str) -> str:
             out.append(" ")
         out.append(step)
     return "".join(out)
+
+
+# After a newline: a line starting with a dash, or empty lines (a comment line is one once comments
+# are removed) and then a line starting with a flag (`-tp`, `--port`; not a Markdown bullet's "- " or
+# a rule's "---")
+_FLAG_LINE_NEXT = re.compile(r"[ \t]*-|(?:[ \t\r]*\n)+[ \t]*--?[A-Za-z]")
 
 
 # A documentation placeholder written where a word goes: `<model>`, `<path-to-draft>`, ending a
@@ -509,7 +521,19 @@ def _without_comments(text: str) -> str:
     out: list[str] = []
     skips_comments = _not_read_by_a_shell(text)
     reader = _ShellReader(text)
+    cut_line = False  # the line holds `\ #`: its newline ends the command (_ESCAPED_BLANK_CUT)
     for i, step, quote in reader:
+        if cut_line and step == "\n" and quote is None:
+            out.append(f" {_ESCAPED_BLANK_CUT} ")
+            cut_line = False
+        if quote is None and step == "#" and not skips_comments and _ESCAPED_BLANK_BEFORE.search("".join(out[-64:])):
+            # `--tp 2 \ # two GPUs`: the `\` escapes the space after it, not the newline, so the
+            # newline ends the command (bash hands the server a " " word, or " #" and the note's
+            # words when no blank parts the `#` from that space: then it starts no comment)
+            cut_line = True
+            if out[-1] in ("\\ ", "\\\t"):
+                out.append(step)
+                continue
         if quote is None and step == "#" and _starts_word(text, i):
             end = text.find("\n", i)
             reader.at = len(text) if end < 0 else end
@@ -547,8 +571,15 @@ _COMMENT_CUT = "@@spec-debug-comment-cut@@"
 # the command (bash(1): the escaped newline is removed, nothing else)
 _BLANK_CUT = "@@spec-debug-blank-cut@@"
 _CONTINUED_ONTO_EMPTY_LINE = re.compile(r"(?<!\\)((?:\\\\)*)\\\r?\n[ \t]*(?=\r?\n)")
+# ... and where a `\` escaping a blank comes before a comment on the line (`--tp 2 \ # note`)
+_ESCAPED_BLANK_CUT = "@@spec-debug-escaped-blank-cut@@"
+# the text before a `#`: an escaped blank (not itself escaped), then blanks or nothing
+_ESCAPED_BLANK_BEFORE = re.compile(r"(?<!\\)(?:\\\\)*\\[ \t][ \t]*$")
 # what each cut says of the line that made it
-_CUT_BY = {_COMMENT_CUT: "a comment inside the continued server command ends it (bash reads no line "
+_CUT_BY = {_ESCAPED_BLANK_CUT: "a `\\` followed by a space escapes the space, not the newline, so a comment after "
+                               "it (`\\ # ...`) ends the continued server command (bash gives the server the "
+                               "escaped space as a word and reads no line continuation)",
+           _COMMENT_CUT: "a comment inside the continued server command ends it (bash reads no line "
                          "continuation after a comment, not even a `\\` at its end)",
            _BLANK_CUT: "an empty line after a `\\` line ends the continued server command (the `\\` continues "
                        "the command onto the empty line, whose newline ends it)"}
@@ -1235,7 +1266,7 @@ def _server_argv(argv: list[str]) -> list[str]:
         if skip_target:
             skip_target = False
             continue
-        if tok in ("|", "|&", "||", "&&", ";", "&", _COMMENT_CUT, _BLANK_CUT):  # (`|&`: bash(1) Pipelines, stderr too)
+        if tok in ("|", "|&", "||", "&&", ";", "&", _COMMENT_CUT, _BLANK_CUT, _ESCAPED_BLANK_CUT):  # (`|&`: bash(1) Pipelines)
             if tok in _CUT_BY and commands[-1]:
                 cut_at.append((len(commands), tok))
             commands.append([])
@@ -1271,16 +1302,22 @@ def _server_argv(argv: list[str]) -> list[str]:
                 # (systemd.exec(5)): the service's ExecStart runs with them
                 words = [command[0][len("Environment="):], *command[1:]]
                 exported += [tok for tok in words if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
+            elif command[0] == "unset" or command[:2] == ["export", "-n"]:
+                # `unset SGLANG_ENABLE_SPEC_V2` (or `export -n`) between the export and the server:
+                # the server does not get it (bash(1) SHELL BUILTIN COMMANDS)
+                names = {word for word in command[1:] if not word.startswith("-")}
+                exported = [tok for tok in exported if tok.partition("=")[0] not in names]
             elif command[0] == "export" or all(_ASSIGNMENT.fullmatch(tok) for tok in command):
                 # a pasted snippet's `SGLANG_ENABLE_SPEC_V2=1` line above the server is read as
                 # meant for it, as `export` would make it
                 exported += [tok for tok in command if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
             continue
         command = service_command(command, unit_env)
-        at = 1 if command[0].rsplit("/", 1)[-1] == "env" else 0
         # (a unit's Environment= above its ExecStart= is in both: once is what runs)
         inherited = [word for word in exported if word not in command]
-        servers.append(command[:at] + inherited + command[at:] if inherited else command)
+        # what the shell exported comes first: an `env -i`, `env -u` or a `sudo` in the command
+        # applies to it (_launch_environment)
+        servers.append(inherited + command if inherited else command)
     # A prefill/decode pair started from one script (`... --disaggregation-mode prefill & ...
     # --disaggregation-mode decode --speculative-algorithm EAGLE ... &`; DeepSeek MTP deployments
     # put the speculative flags on the decode server): the one that speculates is audited, as
@@ -1352,7 +1389,8 @@ def _refuse_flags_cut_by_a_comment(server: list[str], cut_off: list[tuple[list[s
             f"{', ...' if len(lost) > 4 else ''}) run as a command of their own that bash cannot find, so "
             + RUNS_WITHOUT_SPECULATION,
             hint=("delete the comment (or move it below the command)" if by == _COMMENT_CUT else
-                  "delete the empty line") + " so the flags after it reach the server")
+                  "end the line with the `\\` alone (move the comment above the command)" if by == _ESCAPED_BLANK_CUT
+                  else "delete the empty line") + " so the flags after it reach the server")
 
 
 def _asks_for_help(server: list[str]) -> bool:
@@ -1440,7 +1478,47 @@ _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_
 _ASSIGNMENT_LINE = re.compile(r"\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*=")
 
 
+# A unit's key written with blanks around its `=` (`ExecStart = /usr/bin/python3 ...`): systemd strips
+# them (systemd.syntax(7): "Whitespace immediately before or after the "=" is ignored"; src/shared/
+# conf-parser.c parse_line strstrip()s the key and the value). Was: `ExecStart` and `=` read as words,
+# and `Environment = SGLANG_ENABLE_SPEC_V2=1` as no setting.
+_UNIT_KEY_SPACED = re.compile(r"^([ \t]*)(ExecStart|Environment)[ \t]*=[ \t]*", re.M)
+_UNIT_EXEC_START_SPACED = re.compile(r"^[ \t]*ExecStart[ \t]+=|^[ \t]*ExecStart=[ \t]", re.M)
 _UNIT_ENVIRONMENT = re.compile(r"^[ \t]*Environment=(.*)$", re.M)
+# An empty ExecStart= or Environment= (a drop-in's override, as `systemctl cat` prints it below the unit)
+_UNIT_RESET = re.compile(r"^[ \t]*(ExecStart|Environment)=[ \t]*\r?$", re.M)
+_UNIT_SETTING = re.compile(r"[ \t]*(ExecStart|Environment)=[ \t]*(\S?)")
+
+
+def _without_reset_unit_settings(text: str) -> str:
+    """A unit (and its drop-ins, as `systemctl cat` prints them) without the ExecStart= and
+    Environment= settings an empty assignment below them resets: systemd.service(5), ExecStart=:
+    "If the empty string is assigned to this option, the list of commands to start is reset, prior
+    assignments of this option will have no effect"; systemd.exec(5), Environment=: "If the empty
+    string is assigned to this option, the list of environment variables is reset". An override
+    (`ExecStart=` then `ExecStart=... --speculative-num-steps 5`) is what runs. Was: the first
+    server command of the text, the base unit's, audited with the variables the override drops."""
+    lines = text.splitlines(keepends=True)
+    keep = [True] * len(lines)
+    earlier: dict[str, list[tuple[int, int]]] = {"ExecStart": [], "Environment": []}
+    i = 0
+    while i < len(lines):
+        m = _UNIT_SETTING.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        end = i
+        while lines[end].rstrip("\r\n").endswith("\\") and end + 1 < len(lines):
+            end += 1  # (a `\`-ended line goes on)
+        if not m.group(2):  # the empty assignment: what came before it is gone, and so is it
+            for start, stop in earlier[m.group(1)]:
+                keep[start:stop + 1] = [False] * (stop + 1 - start)
+            earlier[m.group(1)] = []
+            keep[i] = False
+        else:
+            earlier[m.group(1)].append((i, end))
+        i = end + 1
+    return "".join(line for line, kept in zip(lines, keep) if kept)
 _UNIT_EXEC_START = re.compile(r"^[ \t]*ExecStart=", re.M)
 _UNIT_BARE_VARIABLE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)(?=\s|$)")
 
@@ -1654,6 +1732,11 @@ def _shell_string_server(outer_words: list[str], string: str) -> list[str]:
     # string's server, where image_release reads it
     image = [w for w in _image_words(outer_words) if _RELEASE_IMAGE.fullmatch(w) or _ROLLING_VLLM_IMAGE.fullmatch(w)
              ] if _is_server(inner) else []
+    if not image and _is_server(inner) and any(w.rsplit("/", 1)[-1] in ("sudo", "env") for w in outer_words):
+        # `sudo bash -c "..."`, `env -i bash -c "..."`: the launcher's words stay before the server, so
+        # that what they do to the environment (sudo's env_reset, env -i / -u) applies to what the
+        # shell exported above them too (_launch_environment; was: dropped with the shell's words)
+        return [*outer_words, *inner]
     if not outer and not image:
         return inner
     # the string's own assignments run after the container's: they come last
@@ -2247,21 +2330,8 @@ _CONTINUATION = re.compile(r"\\[ \t]*\r?\n")
 
 
 def _parse_argv(argv: list[str]) -> LaunchConfig:
-    env = {}
-    # `env A=B cmd` and `A=B cmd` set the server's environment (coreutils env(1))
-    # A pasted script's lines (`export A=1` on its own line, then the server) reach here as one
-    # word list, since newlines split words like spaces: its `export` words are assignments too.
-    # (`exec env A=1 python3 -m ...`, an entrypoint script's last line: exec runs the words
-    # after it in the shell's place, bash(1) SHELL BUILTIN COMMANDS)
-    words = argv[1:] if argv[:1] == ["exec"] else argv
-    for tok in words[1:] if words and words[0].rsplit("/", 1)[-1] == "env" else words:
-        if tok == "export":
-            continue
-        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(.*?);?", tok)
-        if not m:
-            break
-        env[m.group(1)] = m.group(2)
     engine, start = detect_engine(argv)
+    env = _launch_environment(argv[:start])
     if _in_container(argv[:start]):
         # `docker run -e SGLANG_ENABLE_SPEC_V2=1 IMAGE python3 -m sglang.launch_server ...`
         env.update(word.split("=", 1) for word in _given_env(argv[:start]))
@@ -2299,6 +2369,65 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
 
 
 _SPECFORGE_BENCH = "bench_eagle3.py"
+# sudo(8)'s options that take a value as the next word (`-u svc`, `-g gpu`, `-D /srv`, ...)
+_SUDO_VALUED = {"-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-p", "--prompt",
+                "-r", "--role", "-t", "--type", "-T", "--command-timeout", "-U", "--other-user", "-R", "--chroot"}
+
+
+def _launch_environment(words: list[str]) -> dict[str, str]:
+    """The environment the words before the server give it. `A=B cmd` sets A (a pasted script's
+    `export A=1` line above the server reaches here as words too); `exec` runs the words after it in
+    the shell's place (bash(1) SHELL BUILTIN COMMANDS); `env` applies its options in order (coreutils
+    env(1): `-i`/`-` starts from an empty environment, `-u NAME` removes NAME, then its `A=B`
+    words), and `sudo` keeps the caller's variables only with `-E`/`--preserve-env[=LIST]` (sudo(8),
+    sudoers(5) env_reset, on by default, keeps no SGLANG_/VLLM_ variable) while its own `A=B` words
+    set them. Was: the words up to the first that is no assignment, so `env -i SGLANG_ENABLE_SPEC_V2=1
+    ...` and `sudo SGLANG_ENABLE_SPEC_V2=1 ...` set nothing, and `export ...` then `sudo ...` or
+    `env -i ...` kept what those drop."""
+    env: dict[str, str] = {}
+    i = 0
+    while i < len(words):
+        tok = words[i]
+        name = tok.rsplit("/", 1)[-1]
+        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(.*?);?", tok, re.S)
+        if m:
+            env[m.group(1)] = m.group(2)
+        elif tok in ("export", "exec") or (tok == "nohup" and i + 1 < len(words)):
+            pass
+        elif name == "env":
+            while i + 1 < len(words) and words[i + 1].startswith("-"):
+                i += 1
+                option = words[i]
+                if option in ("-i", "--ignore-environment", "-"):
+                    env.clear()
+                elif option in ("-u", "--unset") and i + 1 < len(words):
+                    i += 1
+                    env.pop(words[i], None)
+                elif option.startswith("--unset=") or (option.startswith("-u") and not option.startswith("--")):
+                    env.pop(option.partition("=")[2] if option.startswith("--") else option[2:], None)
+                elif option in ("-C", "--chdir"):
+                    i += 1
+                elif option == "--":
+                    break
+        elif name == "sudo":
+            kept: set[str] | None = set()  # None: all of them
+            while i + 1 < len(words) and words[i + 1].startswith("-"):
+                i += 1
+                option = words[i]
+                if option in ("-E", "--preserve-env"):
+                    kept = None
+                elif option.startswith("--preserve-env="):
+                    if kept is not None:
+                        kept |= set(option.partition("=")[2].split(","))
+                elif option in _SUDO_VALUED:
+                    i += 1
+                elif option == "--":
+                    break
+            env = env if kept is None else {key: value for key, value in env.items() if key in kept}
+        else:
+            break
+        i += 1
+    return env
 
 
 def models_named(command: str | list[str] | tuple[str, ...]) -> dict[str, str]:
@@ -3185,6 +3314,33 @@ def _sglang_tree_without_nodes(steps: int, topk: int, tokens: int) -> str:
             f"for its root, and SGLang's tree selection asks for {tokens - 1} nodes (torch.topk in "
             "organize_draft_results), which no round can run (give at least "
             f"{steps + 1} draft tokens)")
+
+
+TREE_TOPK_CRASH = "RuntimeError: selected index k out of range"
+"""What torch raises in SGLang's tree selection for a draft-token budget beyond the tree."""
+
+
+def _sglang_budget_beyond_tree(cfg: LaunchConfig, steps: int, topk: int, tokens: int) -> str:
+    """More draft tokens than the draft tree holds. SGLang neither checks nor clamps this
+    (sgl-project/sglang python/sglang/srt/arg_groups/speculative_hook.py `_handle_eagle_family` at
+    004c82e; server_args.py before the split): `EAGLEWorker.draft_forward` (speculative/eagle_worker.py)
+    ends with `organize_draft_results` (eagle_utils.py), which asks `torch.topk` for
+    `num_draft_tokens - 1` of the `topk + (steps-1)*topk^2` scores and raises TREE_TOPK_CRASH. The
+    draft CUDA-graph capture (eagle_draft_cuda_graph_runner.py `run_once`, steps > 1, graphs on) runs
+    draft_forward at startup; otherwise the first decode runs it, which the HTTP server's startup
+    warmup request makes (`--skip-server-warmup` skips it; `Engine` has none). Was: the budget line
+    alone, a warning, on a server that never serves a request."""
+    capacity = tree_capacity(steps, topk)
+    need = (f"{tokens} draft tokens need {tokens - 1} tree nodes but steps={steps}, topk={topk} "
+            f"offer only {capacity} (topk + (steps-1)*topk^2)")
+    crash = (f"torch.topk in its tree selection (organize_draft_results) asks for {tokens - 1} of {capacity} "
+             f"candidates: \"{TREE_TOPK_CRASH}\"")
+    fix = f"use --speculative-num-draft-tokens {capacity + 1} or fewer, or more steps or a larger topk"
+    if steps > 1 and cfg.flags.get("disable-cuda-graph") is not True:
+        return f"{need}: SGLang crashes at startup, capturing the draft CUDA graph ({crash}; {fix})"
+    if cfg.python_call in (None, _SGLANG_TEST_LAUNCHER) and cfg.flags.get("skip-server-warmup") is not True:
+        return f"{need}: SGLang crashes at startup, at its warmup request's first decode ({crash}; {fix})"
+    return f"{need}: SGLang crashes at the first decode and serves no request ({crash}; {fix})"
 
 
 def _page_tree_backends(engine_version: str | None) -> tuple[str, ...] | None:
@@ -5561,9 +5717,7 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
         return EffectiveSpec(steps, topk, tokens, auto, overrides, problems)
     capacity = tree_capacity(steps, topk)
     if tokens - 1 > capacity:
-        problems.append(
-            f"{tokens} draft tokens need {tokens - 1} tree nodes but steps={steps}, topk={topk} "
-            f"offer only {capacity} (topk + (steps-1)*topk^2)")
+        problems.append(_sglang_budget_beyond_tree(cfg, steps, topk, tokens))
     if topk > 1 and tokens <= 1:
         problems.append(_sglang_tree_without_nodes(steps, topk, tokens))
     elif topk > 1 and 1 <= tokens - 1 < steps:
@@ -5666,8 +5820,7 @@ def _sglang_rules_skipped(cfg: LaunchConfig, engine_version: str | None) -> Effe
     capacity = tree_capacity(steps, topk)
     problems = []
     if tokens - 1 > capacity:
-        problems.append(f"{tokens} draft tokens need {tokens - 1} tree nodes but steps={steps}, topk={topk} "
-                        f"offer only {capacity} (topk + (steps-1)*topk^2)")
+        problems.append(_sglang_budget_beyond_tree(cfg, steps, topk, tokens))
     return EffectiveSpec(steps, topk, tokens, problems=problems, tree_capacity=capacity)
 
 

@@ -44,6 +44,8 @@ def pasted_argv(text: str, reader: ArgvReader) -> list[str] | None:
     alone), or None."""
     exec_form = _json_argv(text)
     if exec_form is None:
+        exec_form = _dockerfile_argv(text, reader)
+    if exec_form is None:
         exec_form = _kubectl_describe_argv(text, reader)
     if exec_form is None:
         exec_form = _docker_ps_argv(text, reader)
@@ -143,6 +145,163 @@ def _json_argv(text: str) -> list[str] | None:
     if isinstance(argv, list) and argv and all(isinstance(a, (str, int, float)) for a in argv):
         return [str(a) for a in argv]
     return None
+
+
+# A Dockerfile: its first instruction (after comments, parser directives and empty lines) is FROM
+# or ARG (Dockerfile reference, "FROM": "ARG is the only instruction that may precede FROM"), and
+# an instruction sets what the container runs.
+_DOCKERFILE_START = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:FROM|ARG)[ \t]+\S", re.I)
+_DOCKERFILE_RUNS = re.compile(r"^[ \t]*(?:CMD|ENTRYPOINT)[ \t]", re.I | re.M)
+_DOCKER_CONTINUED = re.compile(r"\\[ \t]*$")
+_DOCKER_HEREDOC = re.compile(r"<<-?[ \t]*[\"']?([A-Za-z_][A-Za-z0-9_]*)[\"']?")
+_DOCKER_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+def _dockerfile_instructions(text: str) -> list[tuple[str, str]]:
+    """(INSTRUCTION, its arguments) of each instruction, as Docker's parser joins them: a line
+    ending in `\\` (trailing blanks allowed) continues onto the next, and the comment and empty
+    lines inside such a continuation are dropped (Dockerfile reference, "Format"); a heredoc's body
+    (`RUN <<EOF` ... `EOF`) is no instruction."""
+    out: list[tuple[str, str]] = []
+    current: str | None = None
+    heredoc: str | None = None
+    for line in text.splitlines():
+        if heredoc is not None:
+            heredoc = None if line.strip() == heredoc else heredoc
+            continue
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        current = line.lstrip() if current is None else current + line
+        if _DOCKER_CONTINUED.search(current):
+            current = _DOCKER_CONTINUED.sub("", current)
+            continue
+        keyword, _, rest = current.partition(" ") if " " in current.split("\t", 1)[0] else current.partition("\t")
+        out.append((keyword.upper(), rest.strip()))
+        found = _DOCKER_HEREDOC.search(rest) if keyword.upper() == "RUN" else None
+        heredoc = found.group(1) if found else None
+        current = None
+    if current is not None:
+        keyword, _, rest = current.partition(" ")
+        out.append((keyword.upper(), rest.strip()))
+    return out
+
+
+def _docker_expand(value: str, known: dict[str, str]) -> str:
+    """`$NAME` / `${NAME}` of an ENV or ARG set above, as Docker substitutes them in ENV; others
+    stay as written."""
+    return _DOCKER_VARIABLE.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), value)
+
+
+def _docker_env(rest: str, known: dict[str, str]) -> dict[str, str]:
+    """The variables an ENV sets: `ENV KEY=VALUE [KEY=VALUE ...]` (quotes and escapes as a shell
+    word), or the legacy `ENV KEY VALUE`, the rest of the line the value (Dockerfile reference, "ENV")."""
+    first = rest.split(None, 1)
+    if not first:
+        return {}
+    if "=" not in first[0]:
+        return {first[0]: _docker_expand(first[1].strip(), known) if len(first) > 1 else ""}
+    try:
+        words = shlex.split(rest, posix=True)
+    except ValueError:
+        return {}
+    return {key: _docker_expand(value, known) for key, eq, value in (w.partition("=") for w in words) if eq and key}
+
+
+def _docker_command(rest: str) -> tuple[list[str], bool]:
+    """(words, exec form) of a CMD or ENTRYPOINT: the JSON array of the exec form, or the shell
+    form run as `/bin/sh -c TEXT`."""
+    if rest.startswith("["):
+        try:
+            words = json.loads(rest)
+        except ValueError:
+            words = None
+        if isinstance(words, list) and all(isinstance(w, str) for w in words):
+            return words, True
+    return ["/bin/sh", "-c", rest], False
+
+
+def _refuse_single_quoted_exec_form(keyword: str, written: tuple[list[str], bool] | None,
+                                    reader: ArgvReader) -> None:
+    """`CMD ['python3', '-m', 'sglang.launch_server', ...]`: not JSON, so Docker runs it in the shell
+    form, `/bin/sh -c "['python3', ..."`, which finds no command `[python3,` and the container
+    exits (Dockerfile reference, "Exec form": "you must use double-quotes (") around words, not
+    single-quotes (')"). Raised for a list that would start a server written so."""
+    if written is None or written[1] or not written[0][2].startswith("["):
+        return
+    try:
+        words = ast.literal_eval(written[0][2])
+    except (ValueError, SyntaxError):
+        return
+    if not (isinstance(words, list) and words and all(isinstance(w, str) for w in words)):
+        return
+    try:
+        starts = reader.is_server(reader.server_argv(words))
+    except LaunchParseError:
+        return
+    if starts:
+        raise LaunchParseError(
+            f"the Dockerfile's {keyword} is a list in single quotes, which is not JSON: Docker runs it as a shell "
+            f"command (/bin/sh -c \"{written[0][2][:40]}...\"), which finds no program to run, so the container "
+            "exits and the server does not start",
+            hint=f"write the {keyword} list with double quotes: {keyword} {json.dumps(words)[:80]}...")
+
+
+def _dockerfile_argv(text: str, reader: ArgvReader) -> list[str] | None:
+    """The argv a pasted Dockerfile's image starts: its last stage's ENTRYPOINT and CMD as Docker
+    joins them (an exec-form ENTRYPOINT takes CMD as arguments, a shell-form one ignores CMD; with no
+    ENTRYPOINT written, the base image's, so `FROM vllm/vllm-openai` + `CMD ["--model", ...]` is that
+    image started with those arguments), under the ENV the stage set (a stage built `FROM` an earlier
+    one inherits its ENV, ENTRYPOINT and CMD). Dockerfile reference "ENV", "CMD", "ENTRYPOINT",
+    "Understand how CMD and ENTRYPOINT interact". Was: read as a shell script, where an exec-form
+    CMD was no server command and `ENV SGLANG_ENABLE_SPEC_V2=1` no part of its environment. None
+    for any other text, or a Dockerfile whose command starts no server."""
+    if not _DOCKERFILE_START.match(text) or not _DOCKERFILE_RUNS.search(text):
+        return None
+    stages: dict[str, dict[str, Any]] = {}
+    args: dict[str, str] = {}
+    stage: dict[str, Any] | None = None
+    for keyword, rest in _dockerfile_instructions(text):
+        if keyword == "FROM":
+            words = [w for w in rest.split() if not w.startswith("--")]
+            if not words:
+                continue
+            image = _docker_expand(words[0], args)
+            base = stages.get(image.lower())
+            stage = {"image": image, "env": {}, "entrypoint": None, "cmd": None, "inherited_cmd": False} \
+                if base is None else dict(base, env=dict(base["env"]), inherited_cmd=base["cmd"] is not None)
+            if len(words) >= 3 and words[1].lower() == "as":
+                stages[words[2].lower()] = stage
+        elif keyword == "ARG":
+            name, eq, default = rest.partition("=")
+            args[name.strip()] = default.strip().strip("\"'") if eq else args.get(name.strip(), "")
+        elif stage is None:
+            continue
+        elif keyword == "ENV":
+            stage["env"].update(_docker_env(rest, {**args, **stage["env"]}))
+        elif keyword == "ENTRYPOINT":
+            stage["entrypoint"] = _docker_command(rest)
+            if stage["inherited_cmd"]:
+                stage["cmd"], stage["inherited_cmd"] = None, False  # (the base image's CMD is reset)
+        elif keyword == "CMD":
+            stage["cmd"], stage["inherited_cmd"] = _docker_command(rest), False
+    if stage is None or (stage["entrypoint"] is None and stage["cmd"] is None):
+        return None
+    entrypoint, cmd = stage["entrypoint"], stage["cmd"]
+    for keyword, written in (("ENTRYPOINT", entrypoint), ("CMD", cmd)):
+        _refuse_single_quoted_exec_form(keyword, written, reader)
+    # the image first, as a manifest's container reads (_container_argv): its release tag names the
+    # engine release, and with no ENTRYPOINT written its own entrypoint takes CMD as arguments
+    argv = [stage["image"], *(entrypoint[0] + (cmd[0] if cmd is not None and entrypoint[1] else [])
+                              if entrypoint is not None else cmd[0])]
+    # (only the engines' own variables travel on, as from a manifest's env)
+    engine_env = [f"{key}={value}" for key, value in stage["env"].items() if key.startswith(ENGINE_ENV_PREFIXES)]
+    if engine_env:
+        argv = ["env", *engine_env, *argv]
+    try:
+        return argv if reader.is_server(reader.server_argv(argv)) else None
+    except LaunchParseError:
+        return None
 
 
 # A Go-template action of a Helm chart: `{{ .Values.x }}`, `{{- if ... }}`, `{{ include "..." . }}`.

@@ -78,9 +78,14 @@ def test_a_refusal_beside_a_budget_line_is_an_error():
         "--speculative-num-draft-tokens 64", "--speculative-num-draft-tokens 200")
     assert _sd102(tree + "--page-size 16 --attention-backend flashmla") == [
         ("error", "Draft-token budget inconsistent with steps and topk")]
-    # the same budget on a backend that draws the tree: the catalog's warning
+    # the same budget on a backend that draws the tree: still an error (hardening74: was the
+    # catalog's warning), since 199 nodes of a 72-node tree crash SGLang's tree selection
+    # (eagle_utils.py organize_draft_results' torch.topk) at the draft CUDA-graph capture
     assert _sd102(tree + "--page-size 16 --attention-backend flashinfer") == [
-        ("warning", "Draft-token budget inconsistent with steps and topk")]
+        ("error", "Draft-token budget inconsistent with steps and topk")]
+    # a budget the tree holds on that backend: no SD102
+    assert _sd102(tree.replace("--speculative-num-draft-tokens 200", "--speculative-num-draft-tokens 64")
+                  + "--page-size 16 --attention-backend flashinfer") == []
 
 
 def test_no_sd101_beside_a_refusal_that_shares_a_budget_line():

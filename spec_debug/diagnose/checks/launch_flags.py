@@ -7,9 +7,9 @@ import re
 from typing import Any, Mapping
 
 from spec_debug.diagnose.checks.common import Where
-from spec_debug.diagnose.launch import (MOST_USEFUL_STEPS, RELEASE_UNKNOWN, VLLM_RELEASE_UNKNOWN, EffectiveSpec,
-                                       LaunchConfig, names_no_draft_path, sglang_call_wording, vllm_call_wording,
-                                       vllm_eagle3_pipeline_aux_loss)
+from spec_debug.diagnose.launch import (MOST_USEFUL_STEPS, RELEASE_UNKNOWN, TREE_TOPK_CRASH, VLLM_RELEASE_UNKNOWN,
+                                       EffectiveSpec, LaunchConfig, names_no_draft_path, sglang_call_wording,
+                                       vllm_call_wording, vllm_eagle3_pipeline_aux_loss)
 from spec_debug.diagnose.parallel_draft import is_peagle
 from spec_debug.record import Finding
 
@@ -230,7 +230,9 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
     # n_predict", "unless the backend it picks is flashinfer") or that only the newer releases
     # make (the release unknown: RELEASE_UNKNOWN, "vLLM 0.14.0 and later refuse it ...; 0.9 to
     # 0.13 drop it") stays a warning
-    refused = "error" if any(refused_by_every_release(line) for line in lines) else None
+    # a budget beyond SGLang's draft tree crashes it (TREE_TOPK_CRASH, at startup unless warmup and
+    # graph capture are off): an error too, under the catalog's budget title and fix
+    refused = "error" if any(refused_by_every_release(line) or TREE_TOPK_CRASH in line for line in lines) else None
     if all(line.endswith(VLLM_RELEASE_UNKNOWN) for line in lines):
         # a method only the recent vLLM releases have, the release unknown: the older ones refuse it
         # (was: the catalog's "Draft-token budget" title over it)
