@@ -116,6 +116,15 @@ _YAML_BLOCK = r"(?![|>][1-9+-]{0,2}[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z))"
 """Not a YAML block scalar's header (`|`, `>-`, `|2`; YAML 1.2.2 8.1.1): the value is on the lines
 below it, the block pattern's secret."""
 
+_VALUE_GAP = r"[^\S\n]*(?:\n(?!\s*(?:[\"']?[\w./-]{1,64}[\"']?[ \t]*:(?:\s|\Z)|-(?:\s|\Z)))\s*)?"
+"""The space between a name's "=" or ":" and its value, which may be on the next line (YAML's
+plain scalar continued: `password:` then `  abc123`), but not a next line that is a mapping's key or
+a sequence's item: `hf_token:` then `  value: hf_...` (terraform output read as YAML, `yq -P`) or
+`api-key:` then `  - k1` (a vLLM --config file's list of keys), or an empty name then the next key
+(`hf_token:` then `model: llama`). Read as the value, the key `value:` or the "-" was masked and the
+secret after it stood in clear (`  ***REDACTED*** hf_...`), or the next key's name was lost. Those
+values are _BlockUnderSecret's."""
+
 _EXPANSION_DEFAULT = r":?[-=](?P<secret>\"(?!\$)[^\"}]+\"|'[^'}]+'|(?![$\"'])[^}\s\"'`]+)\}"
 """The default of a parameter expansion after its name, to the closing brace (``:-word``, ``:=word``,
 ``-word``, ``=word``; POSIX XCU 2.6.2): quoted, or bare up to the brace; not a reference
@@ -290,7 +299,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # was masked from the ">" on (`token =***REDACTED*** 'abc'`), the secret kept.
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:(?P<token_name>TOKEN)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:(?P<token_name>TOKEN)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))" + _VALUE_GAP + r"(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
                + r"(?P<secret>(?!\[\s*\](?:[\s,;)}\]]|\Z))(?(token_name)" + _SPECIAL_TOKEN_VALUE + r")(?:" + _LIST_VALUE + r"|\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + "))"
                + _NOT_A_LOGPROB),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
@@ -410,7 +419,7 @@ a model's forward_pass, a compiler's custom_post_pass and fusion_pass, a test's 
 
 _PASS_NAME = re.compile(r"(?i)(?<![\w-])(?<!\$\{)" + _IN_QUERY + r"(?P<flag>--?)?(?:[A-Z0-9][A-Z0-9_-]{0,63}?[_-])?"
                         r"(?!(?:" + _NOT_A_PASSWORD + r"|ask|no)(?:[_-]pass|(?-i:Pass))\b)"
-                        r"[A-Z0-9]{1,32}(?:[_-]PASS|(?-i:(?<=[a-z0-9])Pass))(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)"
+                        r"[A-Z0-9]{1,32}(?:[_-]PASS|(?-i:(?<=[a-z0-9])Pass))(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))" + _VALUE_GAP + r"(?!\d{1,11}\b)"
                         + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + r"(?(flag)|" + _COMPUTED_VALUE + ")" + _YAML_BLOCK
                         + r"(?P<secret>\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + ")")
 """A password under a name that ends in the word PASS (`DB_PASS=...`, `db_pass: ...`,
@@ -751,6 +760,83 @@ class _ValueInObject(_Scoped):
             at = text.find("value", end)
 
 
+_BLOCK_HEADER = re.compile(r"[ \t]*(?:-[ \t]+)?[\"']?(?P<name>[\w.-]{1,80})[\"']?[ \t]*\r?").fullmatch
+_BLOCK_END = r"(?=[ \t]+#|[ \t]*\r?(?:\n|\Z))"
+_BLOCK_ITEM = re.compile(r"[ \t]*-[ \t]+(?![\w./-]{1,64}[ \t]*:(?:\s|\Z))" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _YAML_BLOCK
+                         + r"(?P<secret>\"(?:[^\"\\\n]|\\.)+\"|'[^'\n]+'|(?![\[{&*!#])[^\s#]+)" + _BLOCK_END).match
+_BLOCK_VALUE = re.compile(r"[ \t]*[\"']?value[\"']?[ \t]*:[ \t]*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE
+                          + _NO_SECRET_IN_CODE + _YAML_BLOCK
+                          + r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|(?![\[{&*!#])[^\s#][^\r\n]*?)" + _BLOCK_END).match
+
+
+class _BlockUnderSecret(_Scoped):
+    """The values of a YAML block under a secret's name, on the lines below it (YAML 1.2.2 8.2,
+    block collections): a sequence's items (`api-key:` then `  - k1` and `  - k2`: vLLM's --api-key
+    takes several keys, and its `--config` YAML file spells the list so; vllm/utils, FlexibleArgumentParser
+    load_config_file), and a mapping's `value` (`hf_token:` then `  sensitive: true`, `  value: hf_...`:
+    `terraform output -json | yq -P`, the mapping _ValueInObject reads in braces). NAME=value read the
+    next line's "-" or `value:` as the value (_VALUE_GAP), and each key stood in clear. Found from each
+    ":" at a line's end (a fast scan), its name read as redact_value reads a key (is_secret_name); the
+    block's lines are those indented under it (a sequence may stand at the name's own indentation),
+    its nested blocks skipped. ``spans`` reaches back to the name, so that a stream's cut does not part
+    the name from its values."""
+
+    __slots__ = ()
+    _REACH = 64 * 1024
+
+    def __init__(self) -> None:
+        pass
+
+    def _found(self, text: str):
+        """(start of the name's line, a match of each value) of each block under a secret's name."""
+        for colon_nl in (":\n", ":\r\n"):
+            at = text.find(colon_nl)
+            while at >= 0:
+                start = text.rfind("\n", 0, at) + 1
+                header = _BLOCK_HEADER(text, start, at)
+                pos = at + len(colon_nl)
+                if header is not None and is_secret_name(header.group("name")):
+                    depth = len(header.group()) - len(header.group().lstrip(" \t"))
+                    matches, pos = self._values(text, pos, depth)
+                    if matches:
+                        yield start, matches
+                at = text.find(colon_nl, pos)
+
+    @staticmethod
+    def _values(text: str, pos: int, depth: int):
+        matches, indent, limit = [], -1, min(len(text), pos + _BlockUnderSecret._REACH)
+        while pos < limit:
+            end = text.find("\n", pos)
+            end = len(text) if end < 0 else end + 1
+            line = text[pos:end]
+            body = line.lstrip(" \t")
+            if body.strip():
+                here = len(line) - len(body)
+                if indent < 0:
+                    if here < depth or here == depth and not body.startswith("- "):
+                        break
+                    indent = here
+                elif here < indent or here == depth and not body.startswith("- "):
+                    break
+                if here == indent:
+                    m = (_BLOCK_ITEM(text, pos) if body[:1] == "-"
+                         else _BLOCK_VALUE(text, pos) if body[:5] == "value" or body[1:6] == "value" else None)
+                    if m is not None and m.start("secret") < end:
+                        matches.append(m)
+            pos = end
+        return matches, pos
+
+    def finditer(self, text: str):
+        for _, matches in self._found(text):
+            yield from matches
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        return [(start, matches[-1].end()) for start, matches in self._found(text)]
+
+
+_BLOCK_UNDER_SECRET = _BlockUnderSecret()
+
+
 _KEY1_KEY2 = _Scoped(r"\{[^{}]{0,1000}?[\"']key2[\"'][^{}]{0,1000}\}",
                      r"[\"']key[12][\"'][ \t]*:[ \t]*[\"'](?P<secret>(?!\$)[A-Za-z0-9+/=_-]{16,})[\"']")
 """Azure's pair of account keys, named key1 and key2: `az cognitiveservices account keys list`
@@ -822,6 +908,9 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ('"auths"', _DOCKER_AUTH),
     # The value of a mapping under a secret's name, or of az's account keys (_ValueInObject).
     ("value", _ValueInObject()),
+    # A YAML block's items or `value` under a secret's name (_BlockUnderSecret).
+    (":\n", _BLOCK_UNDER_SECRET),
+    (":\r\n", _BLOCK_UNDER_SECRET),
     # Azure's key1 and key2 (_KEY1_KEY2).
     ('key2"', _KEY1_KEY2),
     ("key2'", _KEY1_KEY2),
@@ -1303,7 +1392,8 @@ _PEM_END_HOLD = 256
 def _match_spans(text: str, secrets: tuple[str, ...], patterns: list[re.Pattern[str]]) -> list[tuple[int, int]]:
     """(start, end) of every whole match of every pattern (the name or flag before a secret
     included) and of every secret value in ``text``; ``patterns``: _patterns_for(text)."""
-    spans = [m.span() for pattern in patterns for m in pattern.finditer(text)]
+    spans = [span for pattern in patterns
+             for span in (pattern.spans(text) if type(pattern) is _BlockUnderSecret else (m.span() for m in pattern.finditer(text)))]
     for secret in secrets:
         at = text.find(secret)
         while at >= 0:
