@@ -760,6 +760,25 @@ class _ValueInObject(_Scoped):
             at = text.find("value", end)
 
 
+_PRIMARY_SECONDARY = _Scoped(r"(?i)\{[^{}]{0,4000}?[\"']secondaryKey[\"'][^{}]{0,4000}\}",
+                             r"(?i)[\"'](?:primary|secondary)Key[\"'][ \t]*:[ \t]*[\"'](?P<secret>(?!\$)[A-Za-z0-9+/=_-]{16,})[\"']")
+"""Azure's pair of access keys, named primaryKey and secondaryKey: a Service Bus or Event Hubs
+namespace's `authorization-rule keys list` (learn.microsoft.com, az servicebus namespace
+authorization-rule keys: {"keyName": ..., "primaryConnectionString": ..., "primaryKey": ...,
+"secondaryKey": ...}), `az redis list-keys`, `az signalr key list`, `az search admin-key show`,
+`az maps account keys list`, `az iot hub policy show`; PowerShell's Get-AzServiceBusKey as JSON
+spells them PrimaryKey, SecondaryKey. The connection strings beside them were masked
+(SharedAccessKey=), the keys themselves stood in clear. Only in a mapping that holds a
+secondaryKey, each value a key's shape (16 or more characters of base64, base64url or hex), as
+_KEY1_KEY2 reads key1 and key2: a table schema's "primaryKey": "id" stays."""
+
+_CONNECTION_ACCESS_KEY = re.compile(r"(?i);accesskey=(?P<secret>(?!\$)[^;\s\"'\\]+)")
+"""The key of a SignalR or Web PubSub connection string (`Endpoint=https://x.service.signalr.net;
+AccessKey=...;Version=1.0;`: learn.microsoft.com, "Connection strings in Azure SignalR Service"),
+and of Communication Services' (`endpoint=https://x.communication.azure.com/;accesskey=...`): a
+field after a ";", as a connection string writes it; `AccessKey` alone names a key's id as often."""
+
+
 _BLOCK_HEADER = re.compile(r"[ \t]*(?:-[ \t]+)?[\"']?(?P<name>[\w.-]{1,80})[\"']?[ \t]*\r?").fullmatch
 _BLOCK_END = r"(?=[ \t]+#|[ \t]*\r?(?:\n|\Z))"
 _BLOCK_ITEM = re.compile(r"[ \t]*-[ \t]+(?![\w./-]{1,64}[ \t]*:(?:\s|\Z))" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _YAML_BLOCK
@@ -911,6 +930,11 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A YAML block's items or `value` under a secret's name (_BlockUnderSecret).
     (":\n", _BLOCK_UNDER_SECRET),
     (":\r\n", _BLOCK_UNDER_SECRET),
+    # Azure's primaryKey and secondaryKey (_PRIMARY_SECONDARY), a connection string's AccessKey.
+    ('econdaryKey"', _PRIMARY_SECONDARY),
+    ("econdaryKey'", _PRIMARY_SECONDARY),
+    (";AccessKey=", _CONNECTION_ACCESS_KEY),
+    (";accesskey=", _CONNECTION_ACCESS_KEY),
     # Azure's key1 and key2 (_KEY1_KEY2).
     ('key2"', _KEY1_KEY2),
     ("key2'", _KEY1_KEY2),
@@ -1247,6 +1271,12 @@ def _redact_dict(d: dict) -> dict:
         if keys:
             rest = _redact_dict({k: v for k, v in d.items() if k not in keys})
             return {k: keys[k] if k in keys else rest[k] for k in d}
+    for primary, secondary in (("primaryKey", "secondaryKey"), ("PrimaryKey", "SecondaryKey")):
+        if secondary in d and primary in d:  # Azure's access keys (_PRIMARY_SECONDARY)
+            keys = {k: MASK for k in (primary, secondary) if type(d[k]) is str and len(d[k]) >= 16 and d[k][0] != "$"}
+            if keys:
+                rest = _redact_dict({k: v for k, v in d.items() if k not in keys})
+                return {k: keys[k] if k in keys else rest[k] for k in d}
     if "keyName" in d and type(d.get("value")) is str and d["value"]:
         # az storage account keys list: {"keyName": "key1", "permissions": "FULL", "value": KEY} (_ValueInObject)
         return {**_redact_dict({**d, "value": ""}), "value": MASK}
