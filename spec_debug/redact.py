@@ -779,6 +779,84 @@ and of Communication Services' (`endpoint=https://x.communication.azure.com/;acc
 field after a ";", as a connection string writes it; `AccessKey` alone names a key's id as often."""
 
 
+_TABLE_DASHES = re.compile(r"-{3,}(?: {2,}-{3,})*[ \t]*\r?").fullmatch
+_TABLE_KEY_CELL = re.compile(r"(?P<secret>(?!\$)[A-Za-z0-9+/=_-]{16,})(?=[ \t]|\r?$)")
+_TSV_KEY_FIELD = re.compile(r"(?<![^\t\n])(?P<secret>[A-Za-z0-9+/]{40,}={0,2})(?=\t|\r?$)", re.M)
+_TABLE_KEY_COLUMNS = frozenset(("PrimaryKey", "SecondaryKey", "Key1", "Key2"))
+
+
+class _AzKeyTable(_Scoped):
+    """An Azure account's keys in the az CLI's `-o table` and `-o tsv` output, where no name stands
+    before each key: `az storage account keys list -o table` prints the columns KeyName,
+    Permissions and Value (knack's table output: tabulate's "simple" format, the headers' first
+    letters capitalized, a line of dashes under each), `az redis list-keys -o table` PrimaryKey and
+    SecondaryKey, `az cognitiveservices account keys list -o table` Key1 and Key2; `-o tsv` the
+    values alone, a storage key's row `key1<TAB>FULL<TAB>KEY` (the fields in any order). _ValueInObject,
+    _KEY1_KEY2 and _PRIMARY_SECONDARY read the JSON; the same keys stood in clear in a table. A table's
+    column is read by the span of its dashes, a Value column only beside a KeyName one; a TSV row
+    only with a field key1, key2, kerb1 or kerb2 and a field FULL or READ, its fields of 40 or more
+    characters of base64 the keys (an account key is 88)."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        pass
+
+    def finditer(self, text: str):
+        found = []
+        at = text.find("\n--")
+        while at >= 0:
+            start = at + 1
+            end = text.find("\n", start)
+            end = len(text) if end < 0 else end
+            if _TABLE_DASHES(text, start, end) is not None:
+                found.extend(self._table(text, at, start, end))
+            at = text.find("\n--", end)
+        if "\t" in text:
+            for literal in ("\tFULL", "FULL\t", "\tREAD", "READ\t"):
+                at = text.find(literal)
+                while at >= 0:
+                    line_start = text.rfind("\n", 0, at) + 1
+                    line_end = text.find("\n", at)
+                    line_end = len(text) if line_end < 0 else line_end
+                    fields = text[line_start:line_end].rstrip("\r").split("\t")
+                    if ("FULL" in fields or "READ" in fields) and any(f in ("key1", "key2", "kerb1", "kerb2") for f in fields):
+                        for m in _TSV_KEY_FIELD.finditer(text, line_start, line_end):
+                            found.append(m)
+                    at = text.find(literal, line_end)
+        found.sort(key=lambda m: m.start())
+        last = -1
+        for m in found:  # a row found by two literals is yielded once
+            if m.start() >= last:
+                last = m.end()
+                yield m
+
+    @staticmethod
+    def _table(text: str, at: int, start: int, end: int):
+        header_start = text.rfind("\n", 0, at) + 1
+        header = text[header_start:at]
+        dashes = text[start:end]
+        columns = [(m.start(), m.end()) for m in re.finditer("-+", dashes)]
+        names = [header[s:e].strip() for s, e in columns]
+        wanted = [i for i, name in enumerate(names)
+                  if name in _TABLE_KEY_COLUMNS or name == "Value" and "KeyName" in names]
+        if not wanted:
+            return
+        pos = end + 1
+        for _ in range(100):  # a table's rows, to the first blank line
+            if pos >= len(text):
+                return
+            row_end = text.find("\n", pos)
+            row_end = len(text) if row_end < 0 else row_end
+            if not text[pos:row_end].strip():
+                return
+            for i in wanted:
+                m = _TABLE_KEY_CELL.match(text, pos + columns[i][0], row_end)
+                if m is not None:
+                    yield m
+            pos = row_end + 1
+
+
 _BLOCK_HEADER = re.compile(r"[ \t]*(?:-[ \t]+)?[\"']?(?P<name>[\w.-]{1,80})[\"']?[ \t]*\r?").fullmatch
 _BLOCK_END = r"(?=[ \t]+#|[ \t]*\r?(?:\n|\Z))"
 _BLOCK_ITEM = re.compile(r"[ \t]*-[ \t]+(?![\w./-]{1,64}[ \t]*:(?:\s|\Z))" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _YAML_BLOCK
@@ -854,6 +932,9 @@ class _BlockUnderSecret(_Scoped):
 
 
 _BLOCK_UNDER_SECRET = _BlockUnderSecret()
+
+
+_AZ_KEY_TABLE = _AzKeyTable()
 
 
 _KEY1_KEY2 = _Scoped(r"\{[^{}]{0,1000}?[\"']key2[\"'][^{}]{0,1000}\}",
@@ -935,6 +1016,14 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("econdaryKey'", _PRIMARY_SECONDARY),
     (";AccessKey=", _CONNECTION_ACCESS_KEY),
     (";accesskey=", _CONNECTION_ACCESS_KEY),
+    # An Azure account's keys in az's table and tsv output (_AzKeyTable).
+    ("KeyName", _AZ_KEY_TABLE),
+    ("PrimaryKey", _AZ_KEY_TABLE),
+    ("Key1 ", _AZ_KEY_TABLE),
+    ("\tFULL", _AZ_KEY_TABLE),
+    ("FULL\t", _AZ_KEY_TABLE),
+    ("\tREAD", _AZ_KEY_TABLE),
+    ("READ\t", _AZ_KEY_TABLE),
     # Azure's key1 and key2 (_KEY1_KEY2).
     ('key2"', _KEY1_KEY2),
     ("key2'", _KEY1_KEY2),
@@ -1097,7 +1186,10 @@ def _may_need_named(text: str) -> bool:
         return True
     if "key" in low and ("private key" in low or _KEY_ASSIGN(low) is not None or _KEY_FLAG(low) is not None
                          or _KEY_IN_CODE(low) is not None or "key-" in low and "${" in low
-                         or "value" in low and (_ENV_PAIR(low) is not None or '"keyname"' in low)):
+                         or "value" in low and (_ENV_PAIR(low) is not None or '"keyname"' in low)
+                         # az's -o table and -o tsv of an account's keys (_AzKeyTable)
+                         or "keyname" in low or "primarykey" in low or "key1 " in low
+                         or "\t" in low and ("\tfull" in low or "full\t" in low or "\tread" in low or "read\t" in low)):
         return True
     if "cookie" in low:
         return True
