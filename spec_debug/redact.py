@@ -59,14 +59,16 @@ of "the token was not set" is about: masked, `export HF_TOKEN=$(cat FILE)` read
 `HF_TOKEN=***REDACTED*** FILE)` (the mask ended at the first space) and `HF_TOKEN=$HF_TOKEN` hid
 that it was a reference. `$ecret` and `'$X'` (single quotes keep it literal) are still masked."""
 
-_TEMPLATE_REFERENCE = (r"(?!(?:\"\{\{(?:(?!default)[^{}\"\n]){1,200}\}\}\"|'\{\{(?:(?!default)[^{}'\n]){1,200}\}\}'"
-                       r"|\{\{(?:(?!default)[^{}\n]){1,200}\}\})(?:[\s\"',;)}\]]|\Z))")
+_TEMPLATE_REFERENCE = (r"(?!(?:\"\{\{\{?(?:(?!default)[^{}\"\n]){1,200}\}\}\}?\"|'\{\{\{?(?:(?!default)[^{}'\n]){1,200}\}\}\}?'"
+                       r"|\{\{\{?(?:(?!default)[^{}\n]){1,200}\}\}\}?)(?:[\s\"',;)}\]]|\Z))")
 """Not a template's reference, the whole value: Jinja's and Ansible's `{{ hf_token }}` (a
 playbook's command, a group_vars file, spec-debug's own `--var` templating: `-H "X-Auth: {{ api_key
 }}"`), Helm's `{{ .Values.apiKey }}`, bare or in its quotes. The template fills the secret in
 when it renders; the text holds its name only. Masked, `token: {{ hf_token }}` read `token:
 ***REDACTED*** hf_token }}`, the mask stopped at the space inside the braces. A default typed in
-the reference (`{{ api_key | default('sk-local') }}`) is a literal: still masked. GitHub's `${{
+the reference (`{{ api_key | default('sk-local') }}`) is a literal: still masked. Mustache's and
+Handlebars' triple braces too (`password: {{{ db_password }}}`, the unescaped form: mustache(5),
+"Variables"): masked from the first brace, `***REDACTED***}}}` was left. GitHub's `${{
 secrets.HF_TOKEN }}` is _SHELL_REFERENCE's."""
 
 _NO_SECRET_IN_CODE = r"(?!(?-i:True|False|null|true|false)(?![\w.-])|(?:os\.)?(?-i:environ(?=[.\[])|getenv\())"
