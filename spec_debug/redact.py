@@ -71,6 +71,13 @@ Handlebars' triple braces too (`password: {{{ db_password }}}`, the unescaped fo
 "Variables"): masked from the first brace, `***REDACTED***}}}` was left. GitHub's `${{
 secrets.HF_TOKEN }}` is _SHELL_REFERENCE's."""
 
+_TEMPLATE_WITH_DEFAULT = r"\{\{\{?[^{}\n]{1,200}?\}\}\}?(?=[\s\"',;)}\]]|\Z)"
+"""A template's reference that _TEMPLATE_REFERENCE leaves to be masked, bare: one with a default
+typed in (`--api-key {{ api_key | default('sk-local') }}`, a playbook's command; `token: {{ x |
+default('hf_...') }}`), masked whole, to its closing braces. Read as a bare word, the value ended at
+the first space inside the braces: `--api-key ***REDACTED*** api_key | default('sk-local') }}`, the
+default, the secret, in clear."""
+
 _NO_SECRET_IN_CODE = r"(?!(?-i:True|False|null|true|false)(?![\w.-])|(?:os\.)?(?-i:environ(?=[.\[])|getenv\())"
 """Not a value typed in, in code or a config: True, False, null (`use_auth_token=True`,
 `token=False`, YAML's `hf_token: null`: whether a token was passed at all, what a 401 postmortem
@@ -306,7 +313,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
     re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?<!://)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:(?P<token_name>TOKEN)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))" + _VALUE_GAP + r"(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
-               + r"(?P<secret>(?!\[\s*\](?:[\s,;)}\]]|\Z))(?(token_name)" + _SPECIAL_TOKEN_VALUE + r")(?:" + _LIST_VALUE + r"|\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + "))"
+               + r"(?P<secret>(?!\[\s*\](?:[\s,;)}\]]|\Z))(?(token_name)" + _SPECIAL_TOKEN_VALUE + r")(?:" + _TEMPLATE_WITH_DEFAULT + "|" + _LIST_VALUE + r"|\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + "))"
                + _NOT_A_LOGPROB),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
@@ -338,7 +345,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # (a flag that reads the token from standard input) read `--with-token ***REDACTED*** mytoken.txt`.
     re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?|account[-_]key|private[-_]key(?=(?:[-_]?\d{1,3})?[= ]+[\"']?(?:0x)?[0-9a-f]{32,}\b))"
                r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE
-               + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)"),
+               + r"(?P<secret>" + _TEMPLATE_WITH_DEFAULT + r"|\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
     # dict or JSON object (`headers={"Authorization": "Bearer ..."}` in the script an agent writes to
     # call the server's OpenAI-compatible API, whose key `--api-key` set: any string, no token shape).
@@ -687,14 +694,16 @@ text; first (_patterns_for), so that secret_spans keeps its whole field, not NAM
 
 _VLLM_KEY_WORD = r"(?![-\\<>|&;$])(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s'\"\\;|&<>]+)"
 _VLLM_API_KEYS = _Scoped(r"vllm(?<=\bvllm)(?:\s+serve\b|\.entrypoints\.openai\.api_server\b)(?:[^\n;|&\\]|\\\r?\n|\\.){0,4000}",
-                         r"\s--api[-_]key(?:=|\s+)(?![<>|&;`-]|\$\()(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s'\"]+)(?:[ \t]|\\\r?\n)+"
+                         r"\s--api[-_]key(?:=|\s+)(?![<>|&;`-]|\$\(|\{\{)(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s'\"]+)(?:[ \t]|\\\r?\n)+"
                          r"(?P<secret>" + _VLLM_KEY_WORD + r"(?:(?:[ \t]|\\\r?\n)+" + _VLLM_KEY_WORD + r")*)")
 """The keys after the first of vLLM's `--api-key` (`vllm serve MODEL --api-key k1 k2 --port 8000`):
 it takes several (vllm/entrypoints/openai/cli_args.py, FrontendArgs: `api_key: list[str] | None`,
 an argparse nargs "+": every word up to the next option is a key), and the flag pattern masked the
 first only, k2 in clear. In a vLLM command only (`vllm serve`, `python -m vllm.entrypoints.openai.
 api_server`), across its `\\` line continuations: elsewhere a word after a flag's value is the
-command's argument. The argv walk (_redact_list) reads a server's argv so."""
+command's argument. The argv walk (_redact_list) reads a server's argv so. Not after a template's reference
+(`--api-key {{ api_key }} --port 8000`, a playbook's command): its words are no keys, and the
+reference's name and braces were masked (`{{ ***REDACTED*** --port`)."""
 
 _DOCKER_AUTH = re.compile(r"\"auth\"\s*:\s*\"(?P<secret>[A-Za-z0-9+/]{4,}={0,2})\"")
 """A registry's `auth` in a docker config (~/.docker/config.json, what `docker login` writes: base64
