@@ -125,14 +125,18 @@ _YAML_BLOCK = r"(?![|>][1-9+-]{0,2}[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z))"
 """Not a YAML block scalar's header (`|`, `>-`, `|2`; YAML 1.2.2 8.1.1): the value is on the lines
 below it, the block pattern's secret."""
 
-_VALUE_GAP = r"[^\S\n]*(?:\n(?!\s*(?:[\"']?[\w./-]{1,64}[\"']?[ \t]*:(?:\s|\Z)|-(?:\s|\Z)))\s*)?"
+_VALUE_GAP = (r"[^\S\n]*(?:(?<=[ \t])#[ \t][^\n]*(?=\n|\Z))?(?:\n(?:[ \t]*#[^\n]*\n)*(?![ \t]*#)"
+              r"(?!\s*(?:[\"']?[\w./-]{1,64}[\"']?[ \t]*:(?:\s|\Z)|-(?:\s|\Z)))\s*(?!#))?(?!#[ \t])")
 """The space between a name's "=" or ":" and its value, which may be on the next line (YAML's
 plain scalar continued: `password:` then `  abc123`), but not a next line that is a mapping's key or
 a sequence's item: `hf_token:` then `  value: hf_...` (terraform output read as YAML, `yq -P`) or
 `api-key:` then `  - k1` (a vLLM --config file's list of keys), or an empty name then the next key
 (`hf_token:` then `model: llama`). Read as the value, the key `value:` or the "-" was masked and the
 secret after it stood in clear (`  ***REDACTED*** hf_...`), or the next key's name was lost. Those
-values are _BlockUnderSecret's."""
+values are _BlockUnderSecret's.
+Nor a YAML comment (YAML 1.2.2 6.6: a "#" after a space, or a line of its own): `password:  # from
+vault` then `  abc123` masked the "#" and kept the password below it in clear; `password: # unset`
+alone has no value."""
 
 _EXPANSION_DEFAULT = r":?[-=](?P<secret>\"(?!\$)[^\"}]+\"|'[^'}]+'|(?![$\"'])[^}\s\"'`]+)\}"
 """The default of a parameter expansion after its name, to the closing brace (``:-word``, ``:=word``,
