@@ -59,15 +59,24 @@ of "the token was not set" is about: masked, `export HF_TOKEN=$(cat FILE)` read
 `HF_TOKEN=***REDACTED*** FILE)` (the mask ended at the first space) and `HF_TOKEN=$HF_TOKEN` hid
 that it was a reference. `$ecret` and `'$X'` (single quotes keep it literal) are still masked."""
 
-_TEMPLATE_REFERENCE = (r"(?!(?:\"\{\{(?:(?!default)[^{}\"\n]){1,200}\}\}\"|'\{\{(?:(?!default)[^{}'\n]){1,200}\}\}'"
-                       r"|\{\{(?:(?!default)[^{}\n]){1,200}\}\})(?:[\s\"',;)}\]]|\Z))")
+_TEMPLATE_REFERENCE = (r"(?!(?:\"\{\{\{?(?:(?!default)[^{}\"\n]){1,200}\}\}\}?\"|'\{\{\{?(?:(?!default)[^{}'\n]){1,200}\}\}\}?'"
+                       r"|\{\{\{?(?:(?!default)[^{}\n]){1,200}\}\}\}?)(?:[\s\"',;)}\]]|\Z))")
 """Not a template's reference, the whole value: Jinja's and Ansible's `{{ hf_token }}` (a
 playbook's command, a group_vars file, spec-debug's own `--var` templating: `-H "X-Auth: {{ api_key
 }}"`), Helm's `{{ .Values.apiKey }}`, bare or in its quotes. The template fills the secret in
 when it renders; the text holds its name only. Masked, `token: {{ hf_token }}` read `token:
 ***REDACTED*** hf_token }}`, the mask stopped at the space inside the braces. A default typed in
-the reference (`{{ api_key | default('sk-local') }}`) is a literal: still masked. GitHub's `${{
+the reference (`{{ api_key | default('sk-local') }}`) is a literal: still masked. Mustache's and
+Handlebars' triple braces too (`password: {{{ db_password }}}`, the unescaped form: mustache(5),
+"Variables"): masked from the first brace, `***REDACTED***}}}` was left. GitHub's `${{
 secrets.HF_TOKEN }}` is _SHELL_REFERENCE's."""
+
+_TEMPLATE_WITH_DEFAULT = r"\{\{\{?[^{}\n]{1,200}?\}\}\}?(?=[\s\"',;)}\]]|\Z)"
+"""A template's reference that _TEMPLATE_REFERENCE leaves to be masked, bare: one with a default
+typed in (`--api-key {{ api_key | default('sk-local') }}`, a playbook's command; `token: {{ x |
+default('hf_...') }}`), masked whole, to its closing braces. Read as a bare word, the value ended at
+the first space inside the braces: `--api-key ***REDACTED*** api_key | default('sk-local') }}`, the
+default, the secret, in clear."""
 
 _NO_SECRET_IN_CODE = r"(?!(?-i:True|False|null|true|false)(?![\w.-])|(?:os\.)?(?-i:environ(?=[.\[])|getenv\())"
 """Not a value typed in, in code or a config: True, False, null (`use_auth_token=True`,
@@ -115,6 +124,19 @@ name); under the same conditions as a call."""
 _YAML_BLOCK = r"(?![|>][1-9+-]{0,2}[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z))"
 """Not a YAML block scalar's header (`|`, `>-`, `|2`; YAML 1.2.2 8.1.1): the value is on the lines
 below it, the block pattern's secret."""
+
+_VALUE_GAP = (r"[^\S\n]*(?:(?<=[ \t])#[ \t][^\n]*(?=\n|\Z))?(?:\n(?:[ \t]*#[^\n]*\n)*(?![ \t]*#)"
+              r"(?!\s*(?:[\"']?[\w./-]{1,64}[\"']?[ \t]*:(?:\s|\Z)|-(?:\s|\Z)))\s*(?!#))?(?!#[ \t])")
+"""The space between a name's "=" or ":" and its value, which may be on the next line (YAML's
+plain scalar continued: `password:` then `  abc123`), but not a next line that is a mapping's key or
+a sequence's item: `hf_token:` then `  value: hf_...` (terraform output read as YAML, `yq -P`) or
+`api-key:` then `  - k1` (a vLLM --config file's list of keys), or an empty name then the next key
+(`hf_token:` then `model: llama`). Read as the value, the key `value:` or the "-" was masked and the
+secret after it stood in clear (`  ***REDACTED*** hf_...`), or the next key's name was lost. Those
+values are _BlockUnderSecret's.
+Nor a YAML comment (YAML 1.2.2 6.6: a "#" after a space, or a line of its own): `password:  # from
+vault` then `  abc123` masked the "#" and kept the password below it in clear; `password: # unset`
+alone has no value."""
 
 _EXPANSION_DEFAULT = r":?[-=](?P<secret>\"(?!\$)[^\"}]+\"|'[^'}]+'|(?![$\"'])[^}\s\"'`]+)\}"
 """The default of a parameter expansion after its name, to the closing brace (``:-word``, ``:=word``,
@@ -283,6 +305,10 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"(?i)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD"
                r"|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?="
                r"(?P<secret>(?![$%{])[^\s\"'][^\"'\n]*?[ \t][^\"'\n]*?)(?P=q)"),
+    # Not a URL's user name (`https://x-access-token:TOKEN@github.com/o/r.git`, what actions/checkout
+    # leaves in a clone's remote and `git remote -v` prints; `https://token:...@host`): read as
+    # NAME:value, the host and the path after the password were masked with it; the URL pattern
+    # masks the password alone.
     # A number may follow the secret word, as in a name redact_value masks (`HF_TOKEN_2=...`,
     # `--var mongo_password_2=...`, the second secret of one kind distill asks for).
     # The assignment may be Go's or a walrus's `:=` (`apiKey := "..."`), or Ruby's, PHP's and Perl's
@@ -290,8 +316,8 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # was masked from the ">" on (`token =***REDACTED*** 'abc'`), the secret kept.
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:(?P<token_name>TOKEN)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
-               + r"(?P<secret>(?!\[\s*\](?:[\s,;)}\]]|\Z))(?(token_name)" + _SPECIAL_TOKEN_VALUE + r")(?:" + _LIST_VALUE + r"|\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + "))"
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?<!://)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:(?P<token_name>TOKEN)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))" + _VALUE_GAP + r"(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
+               + r"(?P<secret>(?!\[\s*\](?:[\s,;)}\]]|\Z))(?(token_name)" + _SPECIAL_TOKEN_VALUE + r")(?:" + _TEMPLATE_WITH_DEFAULT + "|" + _LIST_VALUE + r"|\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + "))"
                + _NOT_A_LOGPROB),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
@@ -323,7 +349,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # (a flag that reads the token from standard input) read `--with-token ***REDACTED*** mytoken.txt`.
     re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?|account[-_]key|private[-_]key(?=(?:[-_]?\d{1,3})?[= ]+[\"']?(?:0x)?[0-9a-f]{32,}\b))"
                r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE
-               + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)"),
+               + r"(?P<secret>" + _TEMPLATE_WITH_DEFAULT + r"|\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
     # dict or JSON object (`headers={"Authorization": "Bearer ..."}` in the script an agent writes to
     # call the server's OpenAI-compatible API, whose key `--api-key` set: any string, no token shape).
@@ -410,7 +436,7 @@ a model's forward_pass, a compiler's custom_post_pass and fusion_pass, a test's 
 
 _PASS_NAME = re.compile(r"(?i)(?<![\w-])(?<!\$\{)" + _IN_QUERY + r"(?P<flag>--?)?(?:[A-Z0-9][A-Z0-9_-]{0,63}?[_-])?"
                         r"(?!(?:" + _NOT_A_PASSWORD + r"|ask|no)(?:[_-]pass|(?-i:Pass))\b)"
-                        r"[A-Z0-9]{1,32}(?:[_-]PASS|(?-i:(?<=[a-z0-9])Pass))(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))\s*(?!\d{1,11}\b)"
+                        r"[A-Z0-9]{1,32}(?:[_-]PASS|(?-i:(?<=[a-z0-9])Pass))(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))" + _VALUE_GAP + r"(?!\d{1,11}\b)"
                         + _SHELL_REFERENCE + _NO_SECRET_IN_CODE + r"(?(flag)|" + _COMPUTED_VALUE + ")" + _YAML_BLOCK
                         + r"(?P<secret>\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + ")")
 """A password under a name that ends in the word PASS (`DB_PASS=...`, `db_pass: ...`,
@@ -672,14 +698,16 @@ text; first (_patterns_for), so that secret_spans keeps its whole field, not NAM
 
 _VLLM_KEY_WORD = r"(?![-\\<>|&;$])(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s'\"\\;|&<>]+)"
 _VLLM_API_KEYS = _Scoped(r"vllm(?<=\bvllm)(?:\s+serve\b|\.entrypoints\.openai\.api_server\b)(?:[^\n;|&\\]|\\\r?\n|\\.){0,4000}",
-                         r"\s--api[-_]key(?:=|\s+)(?![<>|&;`-]|\$\()(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s'\"]+)(?:[ \t]|\\\r?\n)+"
+                         r"\s--api[-_]key(?:=|\s+)(?![<>|&;`-]|\$\(|\{\{)(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s'\"]+)(?:[ \t]|\\\r?\n)+"
                          r"(?P<secret>" + _VLLM_KEY_WORD + r"(?:(?:[ \t]|\\\r?\n)+" + _VLLM_KEY_WORD + r")*)")
 """The keys after the first of vLLM's `--api-key` (`vllm serve MODEL --api-key k1 k2 --port 8000`):
 it takes several (vllm/entrypoints/openai/cli_args.py, FrontendArgs: `api_key: list[str] | None`,
 an argparse nargs "+": every word up to the next option is a key), and the flag pattern masked the
 first only, k2 in clear. In a vLLM command only (`vllm serve`, `python -m vllm.entrypoints.openai.
 api_server`), across its `\\` line continuations: elsewhere a word after a flag's value is the
-command's argument. The argv walk (_redact_list) reads a server's argv so."""
+command's argument. The argv walk (_redact_list) reads a server's argv so. Not after a template's reference
+(`--api-key {{ api_key }} --port 8000`, a playbook's command): its words are no keys, and the
+reference's name and braces were masked (`{{ ***REDACTED*** --port`)."""
 
 _DOCKER_AUTH = re.compile(r"\"auth\"\s*:\s*\"(?P<secret>[A-Za-z0-9+/]{4,}={0,2})\"")
 """A registry's `auth` in a docker config (~/.docker/config.json, what `docker login` writes: base64
@@ -749,6 +777,183 @@ class _ValueInObject(_Scoped):
                             yield m
                             end = m.end()
             at = text.find("value", end)
+
+
+_PRIMARY_SECONDARY = _Scoped(r"(?i)\{[^{}]{0,4000}?[\"']secondaryKey[\"'][^{}]{0,4000}\}",
+                             r"(?i)[\"'](?:primary|secondary)Key[\"'][ \t]*:[ \t]*[\"'](?P<secret>(?!\$)[A-Za-z0-9+/=_-]{16,})[\"']")
+"""Azure's pair of access keys, named primaryKey and secondaryKey: a Service Bus or Event Hubs
+namespace's `authorization-rule keys list` (learn.microsoft.com, az servicebus namespace
+authorization-rule keys: {"keyName": ..., "primaryConnectionString": ..., "primaryKey": ...,
+"secondaryKey": ...}), `az redis list-keys`, `az signalr key list`, `az search admin-key show`,
+`az maps account keys list`, `az iot hub policy show`; PowerShell's Get-AzServiceBusKey as JSON
+spells them PrimaryKey, SecondaryKey. The connection strings beside them were masked
+(SharedAccessKey=), the keys themselves stood in clear. Only in a mapping that holds a
+secondaryKey, each value a key's shape (16 or more characters of base64, base64url or hex), as
+_KEY1_KEY2 reads key1 and key2: a table schema's "primaryKey": "id" stays."""
+
+_CONNECTION_ACCESS_KEY = re.compile(r"(?i);accesskey=(?P<secret>(?!\$)[^;\s\"'\\]+)")
+"""The key of a SignalR or Web PubSub connection string (`Endpoint=https://x.service.signalr.net;
+AccessKey=...;Version=1.0;`: learn.microsoft.com, "Connection strings in Azure SignalR Service"),
+and of Communication Services' (`endpoint=https://x.communication.azure.com/;accesskey=...`): a
+field after a ";", as a connection string writes it; `AccessKey` alone names a key's id as often."""
+
+
+_TABLE_DASHES = re.compile(r"-{3,}(?: {2,}-{3,})*[ \t]*\r?").fullmatch
+_TABLE_KEY_CELL = re.compile(r"(?P<secret>(?!\$)[A-Za-z0-9+/=_-]{16,})(?=[ \t]|\r?$)")
+_TSV_KEY_FIELD = re.compile(r"(?<![^\t\n])(?P<secret>[A-Za-z0-9+/]{40,}={0,2})(?=\t|\r?$)", re.M)
+_TABLE_KEY_COLUMNS = frozenset(("PrimaryKey", "SecondaryKey", "Key1", "Key2"))
+
+
+class _AzKeyTable(_Scoped):
+    """An Azure account's keys in the az CLI's `-o table` and `-o tsv` output, where no name stands
+    before each key: `az storage account keys list -o table` prints the columns KeyName,
+    Permissions and Value (knack's table output: tabulate's "simple" format, the headers' first
+    letters capitalized, a line of dashes under each), `az redis list-keys -o table` PrimaryKey and
+    SecondaryKey, `az cognitiveservices account keys list -o table` Key1 and Key2; `-o tsv` the
+    values alone, a storage key's row `key1<TAB>FULL<TAB>KEY` (the fields in any order). _ValueInObject,
+    _KEY1_KEY2 and _PRIMARY_SECONDARY read the JSON; the same keys stood in clear in a table. A table's
+    column is read by the span of its dashes, a Value column only beside a KeyName one; a TSV row
+    only with a field key1, key2, kerb1 or kerb2 and a field FULL or READ, its fields of 40 or more
+    characters of base64 the keys (an account key is 88)."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        pass
+
+    def finditer(self, text: str):
+        found = []
+        at = text.find("\n--")
+        while at >= 0:
+            start = at + 1
+            end = text.find("\n", start)
+            end = len(text) if end < 0 else end
+            if _TABLE_DASHES(text, start, end) is not None:
+                found.extend(self._table(text, at, start, end))
+            at = text.find("\n--", end)
+        if "\t" in text:
+            for literal in ("\tFULL", "FULL\t", "\tREAD", "READ\t"):
+                at = text.find(literal)
+                while at >= 0:
+                    line_start = text.rfind("\n", 0, at) + 1
+                    line_end = text.find("\n", at)
+                    line_end = len(text) if line_end < 0 else line_end
+                    fields = text[line_start:line_end].rstrip("\r").split("\t")
+                    if ("FULL" in fields or "READ" in fields) and any(f in ("key1", "key2", "kerb1", "kerb2") for f in fields):
+                        for m in _TSV_KEY_FIELD.finditer(text, line_start, line_end):
+                            found.append(m)
+                    at = text.find(literal, line_end)
+        found.sort(key=lambda m: m.start())
+        last = -1
+        for m in found:  # a row found by two literals is yielded once
+            if m.start() >= last:
+                last = m.end()
+                yield m
+
+    @staticmethod
+    def _table(text: str, at: int, start: int, end: int):
+        header_start = text.rfind("\n", 0, at) + 1
+        header = text[header_start:at]
+        dashes = text[start:end]
+        columns = [(m.start(), m.end()) for m in re.finditer("-+", dashes)]
+        names = [header[s:e].strip() for s, e in columns]
+        wanted = [i for i, name in enumerate(names)
+                  if name in _TABLE_KEY_COLUMNS or name == "Value" and "KeyName" in names]
+        if not wanted:
+            return
+        pos = end + 1
+        for _ in range(100):  # a table's rows, to the first blank line
+            if pos >= len(text):
+                return
+            row_end = text.find("\n", pos)
+            row_end = len(text) if row_end < 0 else row_end
+            if not text[pos:row_end].strip():
+                return
+            for i in wanted:
+                m = _TABLE_KEY_CELL.match(text, pos + columns[i][0], row_end)
+                if m is not None:
+                    yield m
+            pos = row_end + 1
+
+
+_BLOCK_HEADER = re.compile(r"[ \t]*(?:-[ \t]+)?[\"']?(?P<name>[\w.-]{1,80})[\"']?[ \t]*\r?").fullmatch
+_BLOCK_END = r"(?=[ \t]+#|[ \t]*\r?(?:\n|\Z))"
+_BLOCK_ITEM = re.compile(r"[ \t]*-[ \t]+(?![\w./-]{1,64}[ \t]*:(?:\s|\Z))" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _YAML_BLOCK
+                         + r"(?P<secret>\"(?:[^\"\\\n]|\\.)+\"|'[^'\n]+'|(?![\[{&*!#])[^\s#]+)" + _BLOCK_END).match
+_BLOCK_VALUE = re.compile(r"[ \t]*[\"']?value[\"']?[ \t]*:[ \t]*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE
+                          + _NO_SECRET_IN_CODE + _YAML_BLOCK
+                          + r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|(?![\[{&*!#])[^\s#][^\r\n]*?)" + _BLOCK_END).match
+
+
+class _BlockUnderSecret(_Scoped):
+    """The values of a YAML block under a secret's name, on the lines below it (YAML 1.2.2 8.2,
+    block collections): a sequence's items (`api-key:` then `  - k1` and `  - k2`: vLLM's --api-key
+    takes several keys, and its `--config` YAML file spells the list so; vllm/utils, FlexibleArgumentParser
+    load_config_file), and a mapping's `value` (`hf_token:` then `  sensitive: true`, `  value: hf_...`:
+    `terraform output -json | yq -P`, the mapping _ValueInObject reads in braces). NAME=value read the
+    next line's "-" or `value:` as the value (_VALUE_GAP), and each key stood in clear. Found from each
+    ":" at a line's end (a fast scan), its name read as redact_value reads a key (is_secret_name); the
+    block's lines are those indented under it (a sequence may stand at the name's own indentation),
+    its nested blocks skipped. ``spans`` reaches back to the name, so that a stream's cut does not part
+    the name from its values."""
+
+    __slots__ = ()
+    _REACH = 64 * 1024
+
+    def __init__(self) -> None:
+        pass
+
+    def _found(self, text: str):
+        """(start of the name's line, a match of each value) of each block under a secret's name."""
+        for colon_nl in (":\n", ":\r\n"):
+            at = text.find(colon_nl)
+            while at >= 0:
+                start = text.rfind("\n", 0, at) + 1
+                header = _BLOCK_HEADER(text, start, at)
+                pos = at + len(colon_nl)
+                if header is not None and is_secret_name(header.group("name")):
+                    depth = len(header.group()) - len(header.group().lstrip(" \t"))
+                    matches, pos = self._values(text, pos, depth)
+                    if matches:
+                        yield start, matches
+                at = text.find(colon_nl, pos)
+
+    @staticmethod
+    def _values(text: str, pos: int, depth: int):
+        matches, indent, limit = [], -1, min(len(text), pos + _BlockUnderSecret._REACH)
+        while pos < limit:
+            end = text.find("\n", pos)
+            end = len(text) if end < 0 else end + 1
+            line = text[pos:end]
+            body = line.lstrip(" \t")
+            if body.strip():
+                here = len(line) - len(body)
+                if indent < 0:
+                    if here < depth or here == depth and not body.startswith("- "):
+                        break
+                    indent = here
+                elif here < indent or here == depth and not body.startswith("- "):
+                    break
+                if here == indent:
+                    m = (_BLOCK_ITEM(text, pos) if body[:1] == "-"
+                         else _BLOCK_VALUE(text, pos) if body[:5] == "value" or body[1:6] == "value" else None)
+                    if m is not None and m.start("secret") < end:
+                        matches.append(m)
+            pos = end
+        return matches, pos
+
+    def finditer(self, text: str):
+        for _, matches in self._found(text):
+            yield from matches
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        return [(start, matches[-1].end()) for start, matches in self._found(text)]
+
+
+_BLOCK_UNDER_SECRET = _BlockUnderSecret()
+
+
+_AZ_KEY_TABLE = _AzKeyTable()
 
 
 _KEY1_KEY2 = _Scoped(r"\{[^{}]{0,1000}?[\"']key2[\"'][^{}]{0,1000}\}",
@@ -822,6 +1027,22 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ('"auths"', _DOCKER_AUTH),
     # The value of a mapping under a secret's name, or of az's account keys (_ValueInObject).
     ("value", _ValueInObject()),
+    # A YAML block's items or `value` under a secret's name (_BlockUnderSecret).
+    (":\n", _BLOCK_UNDER_SECRET),
+    (":\r\n", _BLOCK_UNDER_SECRET),
+    # Azure's primaryKey and secondaryKey (_PRIMARY_SECONDARY), a connection string's AccessKey.
+    ('econdaryKey"', _PRIMARY_SECONDARY),
+    ("econdaryKey'", _PRIMARY_SECONDARY),
+    (";AccessKey=", _CONNECTION_ACCESS_KEY),
+    (";accesskey=", _CONNECTION_ACCESS_KEY),
+    # An Azure account's keys in az's table and tsv output (_AzKeyTable).
+    ("KeyName", _AZ_KEY_TABLE),
+    ("PrimaryKey", _AZ_KEY_TABLE),
+    ("Key1 ", _AZ_KEY_TABLE),
+    ("\tFULL", _AZ_KEY_TABLE),
+    ("FULL\t", _AZ_KEY_TABLE),
+    ("\tREAD", _AZ_KEY_TABLE),
+    ("READ\t", _AZ_KEY_TABLE),
     # Azure's key1 and key2 (_KEY1_KEY2).
     ('key2"', _KEY1_KEY2),
     ("key2'", _KEY1_KEY2),
@@ -984,7 +1205,10 @@ def _may_need_named(text: str) -> bool:
         return True
     if "key" in low and ("private key" in low or _KEY_ASSIGN(low) is not None or _KEY_FLAG(low) is not None
                          or _KEY_IN_CODE(low) is not None or "key-" in low and "${" in low
-                         or "value" in low and (_ENV_PAIR(low) is not None or '"keyname"' in low)):
+                         or "value" in low and (_ENV_PAIR(low) is not None or '"keyname"' in low)
+                         # az's -o table and -o tsv of an account's keys (_AzKeyTable)
+                         or "keyname" in low or "primarykey" in low or "key1 " in low
+                         or "\t" in low and ("\tfull" in low or "full\t" in low or "\tread" in low or "read\t" in low)):
         return True
     if "cookie" in low:
         return True
@@ -1158,6 +1382,12 @@ def _redact_dict(d: dict) -> dict:
         if keys:
             rest = _redact_dict({k: v for k, v in d.items() if k not in keys})
             return {k: keys[k] if k in keys else rest[k] for k in d}
+    for primary, secondary in (("primaryKey", "secondaryKey"), ("PrimaryKey", "SecondaryKey")):
+        if secondary in d and primary in d:  # Azure's access keys (_PRIMARY_SECONDARY)
+            keys = {k: MASK for k in (primary, secondary) if type(d[k]) is str and len(d[k]) >= 16 and d[k][0] != "$"}
+            if keys:
+                rest = _redact_dict({k: v for k, v in d.items() if k not in keys})
+                return {k: keys[k] if k in keys else rest[k] for k in d}
     if "keyName" in d and type(d.get("value")) is str and d["value"]:
         # az storage account keys list: {"keyName": "key1", "permissions": "FULL", "value": KEY} (_ValueInObject)
         return {**_redact_dict({**d, "value": ""}), "value": MASK}
@@ -1303,7 +1533,8 @@ _PEM_END_HOLD = 256
 def _match_spans(text: str, secrets: tuple[str, ...], patterns: list[re.Pattern[str]]) -> list[tuple[int, int]]:
     """(start, end) of every whole match of every pattern (the name or flag before a secret
     included) and of every secret value in ``text``; ``patterns``: _patterns_for(text)."""
-    spans = [m.span() for pattern in patterns for m in pattern.finditer(text)]
+    spans = [span for pattern in patterns
+             for span in (pattern.spans(text) if type(pattern) is _BlockUnderSecret else (m.span() for m in pattern.finditer(text)))]
     for secret in secrets:
         at = text.find(secret)
         while at >= 0:
