@@ -766,7 +766,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         # accept lengths read one by one and the throughputs not at all)
         decode_lines, log_accepts, only_accepts = _decode_batches(text, found)
         structured = decode_lines > 0
-    if not decode_lines and ":" in text and "accept len: " in text and (text.startswith("accept len: ") or "\naccept len: " in text
+    if not decode_lines and ":" in text and "c" in text and "accept len: " in text and (text.startswith("accept len: ") or "\naccept len: " in text
                                                         or ":accept len: " in text):
         # `grep -o "accept len: [0-9.]*" server.log`: the accept lengths of the Decode batch lines
         # alone, one a line; their mean is the reading, as of the whole lines (was one a line)
