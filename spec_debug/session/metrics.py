@@ -760,13 +760,13 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         # literal scans and a count of "/s" (19 us). Valid while ``text`` is ``source``.
         # (_decode_batches counted it when it says every "acc" is a reading's)
         only_readings = decode_lines > 0 and (only_accepts or text.count("/") == decode_lines)
-    elif "(token/s): " in text and (text.startswith(_GEN_TPUT_LABEL) or "\n" + _GEN_TPUT_LABEL in text):
+    elif "(" in text and "(token/s): " in text and (text.startswith(_GEN_TPUT_LABEL) or "\n" + _GEN_TPUT_LABEL in text):
         # `grep -oE "accept len: [0-9.]+|gen throughput \(token/s\): [0-9.]+" server.log`: the
         # Decode batch lines' readings without the lines, each at a line's start (was: the
         # accept lengths read one by one and the throughputs not at all)
         decode_lines, log_accepts, only_accepts = _decode_batches(text, found)
         structured = decode_lines > 0
-    if not decode_lines and "accept len: " in text and (text.startswith("accept len: ") or "\naccept len: " in text
+    if not decode_lines and ":" in text and "c" in text and "accept len: " in text and (text.startswith("accept len: ") or "\naccept len: " in text
                                                         or ":accept len: " in text):
         # `grep -o "accept len: [0-9.]*" server.log`: the accept lengths of the Decode batch lines
         # alone, one a line; their mean is the reading, as of the whole lines (was one a line)
