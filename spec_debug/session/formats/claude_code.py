@@ -351,7 +351,7 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
         cursor.records = index + 1
         while early and next(iter(early.values()))[0] < index - _EARLY_RESULTS:
             yield early.popitem(last=False)[1][1]  # its call never came: passed on as before
-        if isinstance(agent_id, str) and agent_id.startswith(PARENT_CALL):
+        if agent_id is not None and isinstance(agent_id, str) and agent_id.startswith(PARENT_CALL):
             call = agent_id[len(PARENT_CALL):]
             agent = by_call.setdefault(call, f"sidechain-{call}")
             cursor.inline_agents.add(agent)
@@ -401,8 +401,8 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
                       or (e.kind, e.timestamp, e.text) not in cursor.inline_said]
         for event in events:
             call = event.call_id
+            kind = event.kind  # (nothing below changes it before the event is passed on)
             if call is not None:
-                kind = event.kind
                 if kind == "tool_result" and event.raw_type is not None:
                     if event.raw_type == "running" and (task := polls.get(call)) is not None \
                             and (owner := background.get(task)) is not None:
@@ -434,12 +434,12 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
                 last_ref = None
                 if event.spawn.prompt_key and last_spawn is not None:
                     spawn_keys.setdefault(event.spawn.prompt_key, []).append(last_spawn)
-            if event.kind == "tool_result" and event.raw_type is None and call is not None \
+            if kind == "tool_result" and event.raw_type is None and call is not None \
                     and call not in seen_calls and len(early) < 256:
                 early[call] = (index, event)  # its call is still to come (_EARLY_RESULTS)
                 continue
             yield event
-            if event.kind == "tool_call" and early and (held := early.pop(call, None)) is not None:
+            if early and event.kind == "tool_call" and (held := early.pop(call, None)) is not None:
                 yield held[1]
     for _index, event in early.values():
         yield event
