@@ -351,7 +351,7 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
         cursor.records = index + 1
         while early and next(iter(early.values()))[0] < index - _EARLY_RESULTS:
             yield early.popitem(last=False)[1][1]  # its call never came: passed on as before
-        if isinstance(agent_id, str) and agent_id.startswith(PARENT_CALL):
+        if agent_id is not None and isinstance(agent_id, str) and agent_id.startswith(PARENT_CALL):
             call = agent_id[len(PARENT_CALL):]
             agent = by_call.setdefault(call, f"sidechain-{call}")
             cursor.inline_agents.add(agent)
@@ -401,8 +401,8 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
                       or (e.kind, e.timestamp, e.text) not in cursor.inline_said]
         for event in events:
             call = event.call_id
+            kind = event.kind  # (nothing below changes it before the event is passed on)
             if call is not None:
-                kind = event.kind
                 if kind == "tool_result" and event.raw_type is not None:
                     if event.raw_type == "running" and (task := polls.get(call)) is not None \
                             and (owner := background.get(task)) is not None:
@@ -434,12 +434,12 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
                 last_ref = None
                 if event.spawn.prompt_key and last_spawn is not None:
                     spawn_keys.setdefault(event.spawn.prompt_key, []).append(last_spawn)
-            if event.kind == "tool_result" and event.raw_type is None and call is not None \
+            if kind == "tool_result" and event.raw_type is None and call is not None \
                     and call not in seen_calls and len(early) < 256:
                 early[call] = (index, event)  # its call is still to come (_EARLY_RESULTS)
                 continue
             yield event
-            if event.kind == "tool_call" and early and (held := early.pop(call, None)) is not None:
+            if early and event.kind == "tool_call" and (held := early.pop(call, None)) is not None:
                 yield held[1]
     for _index, event in early.values():
         yield event
@@ -707,18 +707,26 @@ def _message_events(obj: dict, kind_of_line: str, session: str, seq: int, agent:
                                                                raw_type=f"{kind_of_line}:no-content")]
     out = []
     for i, block in enumerate(content):
-        if isinstance(block, str):
-            out.append(Event(session, seq, agent, role, _text_kind(role, obj, block), i, None, None, None, None,
-                             block, False, None, ts, file, lineno))
-            continue
-        if not isinstance(block, dict):
-            continue
+        if block.__class__ is not dict:  # (every block a CLI writes is one: checked first)
+            if isinstance(block, str):
+                out.append(Event(session, seq, agent, role, _text_kind(role, obj, block), i, None, None, None, None,
+                                 block, False, None, ts, file, lineno))
+                continue
+            if not isinstance(block, dict):
+                continue
         btype = block.get("type")
         if btype == "text":
-            text = str(block.get("text", ""))
+            text = block.get("text", "")
+            if text.__class__ is not str:
+                text = str(text)
             if role == "user" and text[:64].lstrip().startswith(_REMINDER_OPEN):
                 text = _after_reminders(text)
-            kind = "summary" if obj.get("isCompactSummary") else _text_kind(role, obj, text)
+            if obj.get("isCompactSummary"):
+                kind = "summary"
+            elif role != "user":  # _text_kind's assistant branch, without its call
+                kind = "system" if obj.get("isApiErrorMessage") is True else "text"
+            else:
+                kind = _text_kind(role, obj, text)
             if kind == "system" and role == "user" and _RUNNING in text:
                 typed = _typed_slash_command(obj, text)
                 if typed is not None:
@@ -731,8 +739,9 @@ def _message_events(obj: dict, kind_of_line: str, session: str, seq: int, agent:
             if kind == "system" and "<task-notification>" in text[:300]:
                 out.extend(_task_notification(ev))
         elif btype == "thinking":
+            text = block.get("thinking", "")
             out.append(Event(session, seq, agent, role, "thinking", i, None, None, None, None,
-                             str(block.get("thinking", "")), False, None, ts, file, lineno))
+                             text if text.__class__ is str else str(text), False, None, ts, file, lineno))
         elif btype == "tool_use":
             ev = _tool_use(block, session, seq, agent, i, ts, file, lineno)
             if ev.spawn is not None:
@@ -1390,6 +1399,9 @@ def _bash_mode(text: str, session: str, seq: int, agent: str, ts: str | None, fi
 
 
 _EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write"})
+_SHELL_ARGS = frozenset({"command", "description", "timeout", "run_in_background", "dangerouslyDisableSandbox"})
+"""The arguments of Claude Code's Bash and PowerShell tools: none names a host
+(``common.remote_host``) or a file (``common.tool_path``)."""
 """The file tools whose new text a call keeps (:func:`edited_text`)."""
 
 
@@ -1432,11 +1444,17 @@ def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str |
     if not isinstance(call_id, str):
         call_id = None
     # Event's fields in order, from tool_name to path (see the note in _events).
-    host = remote_host(args) if command is not None else None
+    if name in _STATUS_TOOLS and _SHELL_ARGS.issuperset(args):
+        # Most calls of a session: no key of these names a host or a path, and neither tool
+        # fetches a page (remote_host, call_path: None either way, without their four calls)
+        host = path = None
+    else:
+        host = remote_host(args) if command is not None else None
+        path = call_path(name, args)
     polled = args.get(POLL_TOOLS[name]) if name in POLL_TOOLS else None  # see POLL_END
     ev = Event(session, seq, agent, "assistant", "tool_call", i, name, call_id, command, description, text,
                False, None, ts, file, lineno, None, host, spawn, polled if isinstance(polled, str) else None,
-               None, call_path(name, args))
+               None, path)
     if host is not None:
         # An MCP server's SSH tool: the user and port it logs in with are the command's, as
         # `ssh -p 2222 root@host` gives them (were lost: a playbook step with no port)
@@ -1656,7 +1674,9 @@ def _failed_by_cli_words(block: dict, result, output: str) -> bool:
 
 def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: int, ts: str | None, file: str,
                  lineno: int) -> Event:
-    output = block_text(block.get("content"))
+    output = block.get("content")
+    if output.__class__ is not str:  # (most results are a string: block_text's first answer)
+        output = block_text(output)
     result = obj.get("toolUseResult")
     if result is None:
         # `claude -p --output-format stream-json` names the CLI's copy tool_use_result: the Agent
@@ -1664,7 +1684,7 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         # (@anthropic-ai/claude-agent-sdk sdk.d.ts), e.g. {"stdout", "stderr", "interrupted"} or an
         # MCP call's content blocks. Only the CLI's own files say toolUseResult.
         result = obj.get("tool_use_result")
-    is_error = block.get("is_error") is True or _failed_by_cli_words(block, result, output)
+    is_error = block.get("is_error") is True or "is_error" not in block and _failed_by_cli_words(block, result, output)
     agent_ref = status = None
     launched = False  # a background agent's launch receipt whose toolUseResult names no agent
     if isinstance(result, dict):

@@ -96,35 +96,36 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
         refs: dict[str, tuple[str, str | None]] = {}
         inline_spawns = cursor.inline_spawns  # (the same dict all along: link_records fills it)
         for ev in events:
+            kind = ev.kind
             if ev.spawn is not None and ev.call_id:
                 spawns.append(ev.call_id)
                 tree.get(ev.agent)
                 pending[ev.call_id] = (ev.agent, ev.spawn)  # not the event: its prompt may be long
-            elif ev.kind == "tool_result" and ev.call_id and ev.call_id not in pending and ev.agent_ref \
-                    and ev.agent_status in ENDED:
-                notified[ev.agent_ref] = ev.agent_status  # a TaskOutput poll read a background agent's end
-            elif ev.kind == "tool_result" and ev.call_id and (ev.agent_ref or ev.agent_status):
-                # An interrupted call's result names no agent: the meta.json link does. A status
-                # that is no agent's (:data:`AGENT_STATUSES`) says nothing of how it ended.
-                refs[ev.call_id] = (ev.agent_ref, ev.agent_status if ev.agent_status in AGENT_STATUSES else None)
-                if ev.agent_status == claude_code.ASYNC_RUNNING and ev.agent_ref:
-                    launched.append(ev.agent_ref)  # a background agent: it ends in a note, or a kill
-                    launched_at[ev.agent_ref] = ev.timestamp
-            elif ev.kind == "tool_result" and ev.call_id and ev.call_id in pending:
-                # Answered, naming nothing. A result that is an error (the CLI's "API Error: 500
-                # ..." when the sub-agent's request failed, anthropics/claude-code issue #28618)
-                # says the sub-agent failed, whatever its own file shows (was "completed" when its
-                # file held a call that went well, or nothing but the prompt).
-                refs.setdefault(ev.call_id, (None, "failed" if ev.is_error else None))
+            elif kind == "tool_result" and ev.call_id:  # (one test of the kind for the three below)
+                if ev.call_id not in pending and ev.agent_ref and ev.agent_status in ENDED:
+                    notified[ev.agent_ref] = ev.agent_status  # a TaskOutput poll read a background agent's end
+                elif ev.agent_ref or ev.agent_status:
+                    # An interrupted call's result names no agent: the meta.json link does. A status
+                    # that is no agent's (:data:`AGENT_STATUSES`) says nothing of how it ended.
+                    refs[ev.call_id] = (ev.agent_ref, ev.agent_status if ev.agent_status in AGENT_STATUSES else None)
+                    if ev.agent_status == claude_code.ASYNC_RUNNING and ev.agent_ref:
+                        launched.append(ev.agent_ref)  # a background agent: it ends in a note, or a kill
+                        launched_at[ev.agent_ref] = ev.timestamp
+                elif ev.call_id in pending:
+                    # Answered, naming nothing. A result that is an error (the CLI's "API Error: 500
+                    # ..." when the sub-agent's request failed, anthropics/claude-code issue #28618)
+                    # says the sub-agent failed, whatever its own file shows (was "completed" when its
+                    # file held a call that went well, or nothing but the prompt).
+                    refs.setdefault(ev.call_id, (None, "failed" if ev.is_error else None))
             elif ev.agent_ref and ev.agent_status and ev.call_id is None:
                 notified[ev.agent_ref] = ev.agent_status  # <task-notification>: a background agent ended
                 for agent_id, status, *_ in ev.agent_states or ():
                     notified[agent_id] = status  # several that ended together, a note each in one line
-            elif ev.kind == "system" and ev.raw_type == AGENTS_KILLED:
+            elif kind == "system" and ev.raw_type == AGENTS_KILLED:
                 kills.append(ev.timestamp)
                 for agent_id in launched:  # the CLI stopped every background agent still running
                     notified.setdefault(agent_id, "interrupted")
-            if ev.agent != MAIN_AGENT and ev.kind in _TAIL_KINDS:
+            if ev.agent != MAIN_AGENT and kind in _TAIL_KINDS:
                 stopped[ev.agent] = _stopped_by_hand(ev)
             if inline_spawns and (call := inline_spawns.get(ev.agent)) is not None and call in pending \
                     and call not in inline_linked:
