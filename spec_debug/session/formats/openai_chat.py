@@ -21,7 +21,7 @@ from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import (
-    aider_context, claude_code, cline_task, codex, continue_session, har, kimi_cli, server_tools)
+    aider_context, claude_code, cline_task, codex, codex_tool_ends, continue_session, har, kimi_cli, server_tools)
 from spec_debug.session.formats.common import (
     SHELL_TOOL_NAMES,
     Cursor,
@@ -1315,8 +1315,12 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             code, failed = kimi  # Kimi CLI says how its tools ended in <system> notes
             text = kimi_cli.result_text(content)
         else:
+            refused = _hermes_refusal(text)
             text, code = _result_status(text)
             failed = bool(code) or text.startswith(codex.AGENTS_SDK_TOOL_FAILED)
+            if refused is not None:
+                yield codex_tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=text), refused)
+                return
         yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
                     is_error=failed or message.get("is_error") is True)
     elif isinstance(role, str) and role in kimi_cli.BOOKKEEPING_ROLES:
@@ -1343,6 +1347,28 @@ def _unified_exec(name: str, args: object) -> bool:
     if name == "exec_command":
         return isinstance(args, dict) and isinstance(args.get("cmd"), str)
     return name == "write_stdin" and isinstance(args, dict) and "session_id" in args
+
+
+_HERMES_USER_DENIED = "BLOCKED: User denied this command"
+
+
+def _hermes_refusal(text: str) -> str | None:
+    """Who refused a command Hermes Agent's terminal tool never ran: ``rejected`` (the person, at its
+    approval prompt: "BLOCKED: User denied this command. ..."), ``denied`` (its guard: smart
+    approval, an approval that timed out, a working folder it would not use); None for any other
+    result. Such a result is ``{"output": "", "exit_code": -1, "error": <why>, "status":
+    "blocked"}`` (NousResearch/hermes-agent ``tools/terminal_tool.py``, the checks before a command
+    runs; the texts from ``tools/approval.py``). Read by its exit code, the command had failed."""
+    if not (text[:1] == "{" and '"blocked"' in text):  # memchr-like tests first: most results are no JSON
+        return None
+    try:
+        result = inner_json(text)
+    except ValueError:
+        return None
+    if not isinstance(result, dict) or result.get("status") != "blocked" or result.get("output"):
+        return None
+    error = result.get("error")
+    return "rejected" if isinstance(error, str) and error.startswith(_HERMES_USER_DENIED) else "denied"
 
 
 def _result_status(text: str) -> tuple[str, int | None]:
