@@ -12,6 +12,7 @@ bodies (each resending the history), and mini-swe-agent trajectories
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator
 from datetime import timezone
@@ -1163,7 +1164,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         return
 
     content = message.get("content")
-    if isinstance(content, list) and role in ("user", "assistant") and _has_tool_blocks(content):
+    if isinstance(content, list) and role in ("user", "assistant", "tool") and _has_tool_blocks(content):
         yield from _anthropic_blocks(content, role, event, call_names)
         return
     if role == "user" and isinstance(content, list):
@@ -1705,9 +1706,11 @@ content_types.rs``): a confirmation asked of the person, Goose's own notice (``n
 ``thinkingMessage``, ``inlineMessage``, ``creditsExhausted``), hidden thinking. A user message of
 them alone was read as an empty prompt."""
 _TOOL_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "toolRequest", "toolResponse",
-                          "frontendToolRequest", "server_tool_use"}) | _GOOSE_NOTES | server_tools.RESULT_BLOCKS
-"""Anthropic's blocks (its server tools' too: :mod:`formats.server_tools`), and Goose's
-``toolRequest``/``toolResponse`` (see :func:`_goose_call`)."""
+                          "frontendToolRequest", "server_tool_use", "tool-call", "tool-result"}) \
+    | _GOOSE_NOTES | server_tools.RESULT_BLOCKS
+"""Anthropic's blocks (its server tools' too: :mod:`formats.server_tools`), Goose's
+``toolRequest``/``toolResponse`` (see :func:`_goose_call`), and the Vercel AI SDK's ``tool-call``/
+``tool-result`` parts (:func:`_ai_sdk_call`)."""
 
 
 def _has_tool_blocks(content: list) -> bool:
@@ -1781,6 +1784,12 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             yield event("tool_result", "tool", i, call_id=call_id, text=output, exit_code=code,
                         is_error=block.get("is_error") is True or failed)
             yield from (event("prompt", "user", i, text=said) for said in typed)
+        elif btype == "tool-call":
+            yield _ai_sdk_call(block, role, i, event, call_names)
+        elif btype == "tool-result":
+            yield _ai_sdk_result(block, i, event)
+        elif btype == "reasoning" and role == "assistant" and isinstance(block.get("text"), str):
+            yield event("thinking", role, i, text=block["text"])  # the AI SDK's reasoning part
         elif btype in ("toolRequest", "frontendToolRequest"):  # the latter a tool the desktop app runs
             yield _goose_call(block, role, i, event, call_names)
         elif btype == "toolResponse":
@@ -1791,6 +1800,52 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             yield server_tools.result(block, event("tool_result", "tool", i))
         elif btype in _GOOSE_NOTES:
             yield _goose_note(block, btype, role, i, event)
+
+
+def _ai_sdk_call(block: dict, role: str, i: int, event, call_names) -> Event:
+    """A call as the Vercel AI SDK keeps it in an assistant ``ModelMessage``: ``{type: "tool-call",
+    toolCallId, toolName, input}`` (``args`` before AI SDK 5; vercel/ai ``packages/provider-utils/
+    src/types/content-part.ts``, ``ToolCallPart``). An agent loop on the SDK saves its messages so;
+    read as chat text, its calls were none."""
+    name = block.get("toolName") if isinstance(block.get("toolName"), str) else "?"
+    raw = block.get("input", block.get("args"))
+    args = decode_arguments(raw)
+    command = shell_command(args) if isinstance(args, dict) else None
+    if command is None and isinstance(args, dict) and _is_shell(name):
+        command = _shell_argument(args)
+    call_id = block["toolCallId"] if isinstance(block.get("toolCallId"), str) and block["toolCallId"] \
+        else f"call-{len(call_names)}-{i}"
+    call_names[call_id] = name
+    return event("tool_call", role, i, tool_name=name, call_id=call_id, command=command, text=call_text(command, raw),
+                 path=call_path(name, args), host=remote_host(args) if command is not None else None)
+
+
+_AI_SDK_ERRORS = ("error-text", "error-json")
+
+
+def _ai_sdk_result(block: dict, i: int, event) -> Event:
+    """A result as the Vercel AI SDK keeps it in a ``tool`` message: ``{type: "tool-result",
+    toolCallId, toolName, output}``, ``output`` being ``{type: "text" | "json" | "error-text" |
+    "error-json", value}``, ``{type: "content", value: [parts]}`` or, for a call the person did not
+    approve, ``{type: "execution-denied", reason?}`` (``ToolResultOutput``, content-part.ts); before
+    AI SDK 5, ``result`` (any JSON) and ``isError``. A shell tool's JSON (``{stdout, stderr,
+    exitCode}``) or its ``Exit code: N`` says its exit status, as a tool message's does."""
+    call_id = block.get("toolCallId") if isinstance(block.get("toolCallId"), str) else None
+    output = block.get("output")
+    failed = block.get("isError") is True
+    if isinstance(output, dict) and isinstance(output.get("type"), str):
+        kind = output["type"]
+        if kind == "execution-denied":
+            reason = output.get("reason") if isinstance(output.get("reason"), str) else ""
+            return codex_tool_ends.not_run(event("tool_result", "tool", i, call_id=call_id, text=reason), "rejected")
+        value = output.get("value")
+        failed = failed or kind in _AI_SDK_ERRORS
+        value = block_text(value) if kind == "content" else value
+    else:
+        value = output if "output" in block else block.get("result")
+    text = value if isinstance(value, str) else "" if value is None else json.dumps(value, ensure_ascii=False)
+    text, code = _result_status(text)
+    return event("tool_result", "tool", i, call_id=call_id, text=text, exit_code=code, is_error=failed or bool(code))
 
 
 def _outside_reminders(text: str) -> str:
