@@ -1311,6 +1311,12 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             items.chat_calls.discard(call_id)
             yield from items.events({"type": "function_call_output", "call_id": call_id, "output": content}, event)
             return
+        if isinstance(content, dict) and not text:
+            # an object as the content (a loop that appended its tool's dict and saved the message
+            # before a client made it text): its text part's words, else the object as JSON
+            text = block_text([content]) or json.dumps(content, ensure_ascii=False)
+        elif text[:2] == '"{':
+            text = _encoded_twice(text)
         kimi = kimi_cli.tool_status(content)
         if kimi is not None:
             code, failed = kimi  # Kimi CLI says how its tools ended in <system> notes
@@ -1348,6 +1354,18 @@ def _unified_exec(name: str, args: object) -> bool:
     if name == "exec_command":
         return isinstance(args, dict) and isinstance(args.get("cmd"), str)
     return name == "write_stdin" and isinstance(args, dict) and "session_id" in args
+
+
+def _encoded_twice(text: str) -> str:
+    """A tool's JSON object that was encoded a second time as a JSON string (``"{\\"output\\":
+    ...}"``: a tool that returns ``json.dumps(result)`` in a framework that encodes what a tool
+    returns), as the object's text; any other text as it is. Read as it was, its output was one
+    line of escapes, its exit code unread."""
+    try:
+        inner = inner_json(text)
+    except ValueError:
+        return text
+    return inner if isinstance(inner, str) and inner.lstrip()[:1] == "{" else text
 
 
 _HERMES_USER_DENIED = "BLOCKED: User denied this command"
