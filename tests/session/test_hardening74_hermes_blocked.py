@@ -58,3 +58,13 @@ def test_a_command_that_ran_and_failed_still_failed(tmp_path: Path) -> None:
          "error": None}]))
     assert [(c.exit_code, c.is_error) for c in a.commands] == [(1, True)]
     assert [e.kind for e in a.errors] != ["rejected"] and a.errors
+
+
+def test_a_command_left_waiting_for_approval_never_ran(tmp_path: Path) -> None:
+    # Hermes' gateway in ask mode: the command waits for the person's /approve, nothing ran yet
+    pending = {"output": "", "exit_code": -1, "error": "", "status": "pending_approval", "approval_pending": True,
+               "command": LAUNCH, "description": "kill all processes matching a pattern", "pattern_key": "pkill",
+               "smart_denied": False, "allow_permanent": True}
+    a = analyze_path(_session(tmp_path, [pending]))
+    assert [(c.exit_code, c.is_error) for c in a.commands] == [(None, True)]  # was exit -1, "exit code -1"
+    assert [(e.kind, e.message) for e in a.errors] == [("denied", "awaiting approval: kill all processes matching a pattern")]

@@ -1326,7 +1326,8 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             text, code = _result_status(text)
             failed = bool(code) or text.startswith(codex.AGENTS_SDK_TOOL_FAILED)
             if refused is not None:
-                yield codex_tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=text), refused)
+                kind, said = refused
+                yield codex_tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=said or text), kind)
                 return
         yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
                     is_error=failed or message.get("is_error") is True)
@@ -1371,23 +1372,30 @@ def _encoded_twice(text: str) -> str:
 _HERMES_USER_DENIED = "BLOCKED: User denied this command"
 
 
-def _hermes_refusal(text: str) -> str | None:
-    """Who refused a command Hermes Agent's terminal tool never ran: ``rejected`` (the person, at its
-    approval prompt: "BLOCKED: User denied this command. ..."), ``denied`` (its guard: smart
-    approval, an approval that timed out, a working folder it would not use); None for any other
-    result. Such a result is ``{"output": "", "exit_code": -1, "error": <why>, "status":
-    "blocked"}`` (NousResearch/hermes-agent ``tools/terminal_tool.py``, the checks before a command
-    runs; the texts from ``tools/approval.py``). Read by its exit code, the command had failed."""
-    if not (text[:1] == "{" and '"blocked"' in text):  # memchr-like tests first: most results are no JSON
+def _hermes_refusal(text: str) -> tuple[str, str] | None:
+    """Who refused a command Hermes Agent's terminal tool never ran, and what to say of it when its
+    result says nothing: ``rejected`` (the person, at its approval prompt: "BLOCKED: User denied this
+    command. ..."), ``denied`` (its guard: smart approval, an approval that timed out, a working
+    folder it would not use; or, in its gateway's ask mode, a command left waiting for the person's
+    approval); None for any other result. Such a result is ``{"output": "", "exit_code": -1,
+    "error": <why>, "status": "blocked"}``, or ``"status": "pending_approval"`` with an empty error
+    and the ``description`` of what was flagged (NousResearch/hermes-agent ``tools/terminal_tool.py``,
+    the checks before a command runs; the texts from ``tools/approval.py``). Read by its exit code,
+    the command had failed ("exit code -1")."""
+    if not (text[:1] == "{" and ('"blocked"' in text or '"pending_approval"' in text)):  # most results are no JSON
         return None
     try:
         result = inner_json(text)
     except ValueError:
         return None
-    if not isinstance(result, dict) or result.get("status") != "blocked" or result.get("output"):
+    if not isinstance(result, dict) or result.get("status") not in ("blocked", "pending_approval") \
+            or result.get("output"):
         return None
+    if result["status"] == "pending_approval":
+        flagged = result.get("description")
+        return "denied", f"awaiting approval: {flagged}" if isinstance(flagged, str) and flagged else "awaiting approval"
     error = result.get("error")
-    return "rejected" if isinstance(error, str) and error.startswith(_HERMES_USER_DENIED) else "denied"
+    return ("rejected" if isinstance(error, str) and error.startswith(_HERMES_USER_DENIED) else "denied"), ""
 
 
 def _result_status(text: str) -> tuple[str, int | None]:
