@@ -1329,6 +1329,10 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                 kind, said = refused
                 yield codex_tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=said or text), kind)
                 return
+            if code is None and not failed and text[:1] == "{" and not _is_shell(call_names.get(call_id) or "") \
+                    and (said := _tool_error_json(text)) is not None:
+                # (a shell's output that is JSON, a server's {"error": ...} a curl printed, is its output)
+                text, failed = said, True
         yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
                     is_error=failed or message.get("is_error") is True)
     elif isinstance(role, str) and role in kimi_cli.BOOKKEEPING_ROLES:
@@ -1367,6 +1371,33 @@ def _encoded_twice(text: str) -> str:
     except ValueError:
         return text
     return inner if isinstance(inner, str) and inner.lstrip()[:1] == "{" else text
+
+
+def _tool_error_json(text: str) -> str | None:
+    """The reason a tool gave in the JSON object it returned to say it failed: ``{"error": "<why>"}``
+    (Hermes Agent's tools: NousResearch/hermes-agent ``tools/registry.py``, ``tool_error``) or
+    ``{"success": false, "error": "<why>"}`` (tools written to its plugin interface, and many of
+    one's own); None for any other result. A shell's JSON (an ``exit_code``, an ``output``) is read
+    by its exit status (:func:`common.shell_result`), not here. Read as text, the failed call was a
+    success."""
+    if not ('"error"' in text[:2000] or '"success"' in text[:2000]):
+        return None
+    try:
+        result = inner_json(text)
+    except ValueError:
+        return None
+    if not isinstance(result, dict) or "output" in result or any(k in result for k in ("exit_code", "returncode")):
+        return None
+    error = result.get("error")
+    if isinstance(error, dict):  # {"error": {"message": ...}}
+        error = error.get("message")
+    if not isinstance(error, str) or not error.strip():
+        error = result.get("message") if result.get("success") is False else None
+        if not isinstance(error, str) or not error.strip():
+            return "the tool reported a failure" if result.get("success") is False else None
+    if result.get("success") is True:
+        return None
+    return error.strip()
 
 
 _HERMES_USER_DENIED = "BLOCKED: User denied this command"
