@@ -1317,6 +1317,9 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             text = block_text([content]) or json.dumps(content, ensure_ascii=False)
         elif text[:2] == '"{':
             text = _encoded_twice(text)
+        if text[:1] == "{" and '"session_id"' in text and (job := _hermes_job(text, call_id, items.background)):
+            yield event("tool_result", "tool", **job)
+            return
         kimi = kimi_cli.tool_status(content)
         if kimi is not None:
             code, failed = kimi  # Kimi CLI says how its tools ended in <system> notes
@@ -1359,6 +1362,45 @@ def _unified_exec(name: str, args: object) -> bool:
     if name == "exec_command":
         return isinstance(args, dict) and isinstance(args.get("cmd"), str)
     return name == "write_stdin" and isinstance(args, dict) and "session_id" in args
+
+
+_HERMES_STARTED = "Background process started"
+_HERMES_JOBS = 256
+
+
+def _hermes_job(text: str, call_id: str | None, background: dict) -> dict | None:
+    """A result about a background process of Hermes Agent's ``terminal`` tool, as the
+    ``tool_result`` it is (None for any other result). ``terminal(background=true)`` answers at
+    once ``{"output": "Background process started", "session_id", "pid", "exit_code": 0}``, and
+    the model learns how the command went by polling it (the ``process``/``process_manage`` tool:
+    ``{"session_id", "command", "status": "running" | "exited", "output_preview", "exit_code"}``;
+    NousResearch/hermes-agent ``tools/terminal_tool.py`` and ``tools/process_registry.py``,
+    ``poll``). Read as they were, a server launch that crashed was a command that succeeded (exit
+    0), and its traceback the output of a call that ran nothing. Now the start is the command's
+    first output (``<call>#running``, as Codex's running commands: the analysis keeps it open),
+    a poll of it running more of that, and the poll that saw it exit its end, exit status and all."""
+    try:
+        result = inner_json(text)
+    except ValueError:
+        return None
+    if not isinstance(result, dict) or not isinstance(job := result.get("session_id"), str):
+        return None
+    if isinstance(call_id, str) and result.get("output") == _HERMES_STARTED and result.get("exit_code") == 0:
+        background[job] = call_id
+        if len(background) > _HERMES_JOBS:
+            background.pop(next(iter(background)))
+        return {"call_id": f"{call_id}#running", "text": _HERMES_STARTED, "raw_type": "running"}
+    owner = background.get(job)
+    if owner is None:
+        return None
+    shown = next((result[k] for k in ("output", "output_preview") if isinstance(result.get(k), str)), "")
+    code = result.get("exit_code")
+    if result.get("status") == "exited" and type(code) is int:
+        del background[job]
+        return {"call_id": owner, "text": shown, "exit_code": code, "is_error": code != 0}
+    if result.get("status") == "running":
+        return {"call_id": f"{owner}#running", "text": shown, "raw_type": "running"}
+    return None
 
 
 def _encoded_twice(text: str) -> str:
