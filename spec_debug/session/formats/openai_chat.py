@@ -1466,7 +1466,8 @@ def _hermes_refusal(text: str) -> tuple[str, str] | None:
         return None
     if result["status"] == "pending_approval":
         flagged = result.get("description")
-        return "denied", f"awaiting approval: {flagged}" if isinstance(flagged, str) and flagged else "awaiting approval"
+        said = f"awaiting approval: {flagged}" if isinstance(flagged, str) and flagged else "awaiting approval"
+        return "denied", said
     error = result.get("error")
     return ("rejected" if isinstance(error, str) and error.startswith(_HERMES_USER_DENIED) else "denied"), ""
 
