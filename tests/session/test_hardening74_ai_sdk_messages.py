@@ -73,3 +73,20 @@ def test_ai_sdk_4_args_and_result(tmp_path: Path) -> None:
     a = analyze_path(_write(tmp_path, messages))
     assert [(c.command, c.is_error) for c in a.commands] == [(LAUNCH, True)]
     assert [e.kind for e in a.errors] == ["cuda_oom"]
+
+
+def test_a_reasoning_part_is_thinking_not_the_reply(tmp_path: Path) -> None:
+    from spec_debug.session.events import MAIN_AGENT, ReadStats
+    from spec_debug.session.formats import openai_chat
+    from spec_debug.session.formats.common import Cursor
+
+    path = _write(tmp_path, [
+        {"role": "user", "content": "why is the acceptance rate 0?"},
+        {"role": "assistant", "content": [
+            {"type": "reasoning", "text": "The draft's hidden size may not match the target's."},
+            {"type": "text", "text": "Check the draft's config.json: hidden_size must be 4096."}]}], "m.jsonl")
+    events = list(openai_chat.read(path, Cursor(session="s", agent=MAIN_AGENT, file=str(path)), ReadStats(),
+                                   array=False))
+    assert [(e.kind, e.text) for e in events[1:]] == [
+        ("thinking", "The draft's hidden size may not match the target's."),
+        ("text", "Check the draft's config.json: hidden_size must be 4096.")]

@@ -1213,6 +1213,12 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         reasoning = next((message[k] for k in REASONING_FIELDS if isinstance(message.get(k), str) and message[k]), "")
         if not reasoning and isinstance(content, list):
             reasoning = kimi_cli.thinking(content)
+            if not reasoning and (thought := _reasoning_parts(content)):
+                # the Vercel AI SDK's {type: "reasoning", text} parts: thinking, not said (block_text
+                # read them with the reply's text parts)
+                reasoning = "\n".join(thought)
+                said = block_text([part for part in content if not _is_reasoning_part(part)])
+                text = "\n".join(part for part in (said, _audio_reply(message), _refusal(message, content)) if part)
         if reasoning.strip():
             yield event("thinking", role, text=reasoning)
             block += 1
@@ -1900,6 +1906,16 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             yield server_tools.result(block, event("tool_result", "tool", i))
         elif btype in _GOOSE_NOTES:
             yield _goose_note(block, btype, role, i, event)
+
+
+def _is_reasoning_part(part: object) -> bool:
+    return isinstance(part, dict) and part.get("type") == "reasoning" and isinstance(part.get("text"), str)
+
+
+def _reasoning_parts(content: list) -> list[str]:
+    """The texts of an assistant message's ``{type: "reasoning", text}`` parts (the Vercel AI SDK's
+    ``ReasoningPart``, vercel/ai ``packages/provider-utils/src/types/content-part.ts``)."""
+    return [part["text"] for part in content if _is_reasoning_part(part)]
 
 
 def _ai_sdk_call(block: dict, role: str, i: int, event, call_names) -> Event:
