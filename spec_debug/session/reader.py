@@ -346,7 +346,9 @@ def _glued_record(raw: bytes) -> dict | None:
     try:
         text = raw.decode("utf-8", "surrogatepass")
     except UnicodeDecodeError:
-        return None
+        # the cut fell inside a character (a write cut at a byte count splits "…" or "é"): those
+        # bytes are the cut record's, and the whole record after them is UTF-8
+        text = raw.decode("utf-8", "replace")
     text = text.rstrip(" \t\n\r")
     scan = _DECODER.scan_once
     end = len(text)

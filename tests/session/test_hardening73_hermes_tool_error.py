@@ -47,5 +47,6 @@ def test_a_blocked_command_says_why(tmp_path: Path) -> None:
         ("ssh gpu01 uptime", {"output": " 10:00:01 up 3 days\n", "exit_code": 0, "error": None})])
     a = analyze_path(path)
     assert [(c.command, c.exit_code) for c in a.commands] == [
-        ("ssh gpu01 'pkill -f sglang'", -1), ("ssh gpu01 nvidia-smi", -1), ("ssh gpu01 uptime", 0)]
+        # the blocked command never ran: no exit status (test_hardening74_hermes_blocked)
+        ("ssh gpu01 'pkill -f sglang'", None), ("ssh gpu01 nvidia-smi", -1), ("ssh gpu01 uptime", 0)]
     assert [e.message for e in a.errors] == [BLOCKED, FAILED]

@@ -1019,6 +1019,9 @@ class ResponseItems:
         self.folder: str | None = None
         """The working folder the last ``<environment_context>`` named (Codex's requests through a
         proxy: no turn_context there, the folder is only said in that message)."""
+        self.background: OrderedDict[str, str] = OrderedDict()
+        """Background processes of Hermes Agent's ``terminal`` tool still running, by the session id
+        it gave each: the call that started it (openai_chat: a later poll's end is that command's)."""
 
     def events(self, item: dict, event) -> Iterator[Event]:
         ptype = item.get("type") if isinstance(item.get("type"), str) else None

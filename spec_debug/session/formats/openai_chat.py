@@ -12,6 +12,7 @@ bodies (each resending the history), and mini-swe-agent trajectories
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator
 from datetime import timezone
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import (
-    aider_context, claude_code, cline_task, codex, continue_session, har, kimi_cli, server_tools)
+    aider_context, claude_code, cline_task, codex, codex_tool_ends, continue_session, har, kimi_cli, server_tools)
 from spec_debug.session.formats.common import (
     SHELL_TOOL_NAMES,
     Cursor,
@@ -1163,7 +1164,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         return
 
     content = message.get("content")
-    if isinstance(content, list) and role in ("user", "assistant") and _has_tool_blocks(content):
+    if isinstance(content, list) and role in ("user", "assistant", "tool") and _has_tool_blocks(content):
         yield from _anthropic_blocks(content, role, event, call_names)
         return
     if role == "user" and isinstance(content, list):
@@ -1212,6 +1213,12 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         reasoning = next((message[k] for k in REASONING_FIELDS if isinstance(message.get(k), str) and message[k]), "")
         if not reasoning and isinstance(content, list):
             reasoning = kimi_cli.thinking(content)
+            if not reasoning and (thought := _reasoning_parts(content)):
+                # the Vercel AI SDK's {type: "reasoning", text} parts: thinking, not said (block_text
+                # read them with the reply's text parts)
+                reasoning = "\n".join(thought)
+                said = block_text([part for part in content if not _is_reasoning_part(part)])
+                text = "\n".join(part for part in (said, _audio_reply(message), _refusal(message, content)) if part)
         if reasoning.strip():
             yield event("thinking", role, text=reasoning)
             block += 1
@@ -1310,13 +1317,31 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             items.chat_calls.discard(call_id)
             yield from items.events({"type": "function_call_output", "call_id": call_id, "output": content}, event)
             return
+        if isinstance(content, dict) and not text:
+            # an object as the content (a loop that appended its tool's dict and saved the message
+            # before a client made it text): its text part's words, else the object as JSON
+            text = block_text([content]) or json.dumps(content, ensure_ascii=False)
+        elif text[:2] == '"{':
+            text = _encoded_twice(text)
+        if text[:1] == "{" and '"session_id"' in text and (job := _hermes_job(text, call_id, items.background)):
+            yield event("tool_result", "tool", **job)
+            return
         kimi = kimi_cli.tool_status(content)
         if kimi is not None:
             code, failed = kimi  # Kimi CLI says how its tools ended in <system> notes
             text = kimi_cli.result_text(content)
         else:
+            refused = _hermes_refusal(text)
             text, code = _result_status(text)
             failed = bool(code) or text.startswith(codex.AGENTS_SDK_TOOL_FAILED)
+            if refused is not None:
+                kind, said = refused
+                yield codex_tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=said or text), kind)
+                return
+            if code is None and not failed and text[:1] == "{" and not _is_shell(call_names.get(call_id) or "") \
+                    and (said := _tool_error_json(text)) is not None:
+                # (a shell's output that is JSON, a server's {"error": ...} a curl printed, is its output)
+                text, failed = said, True
         yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
                     is_error=failed or message.get("is_error") is True)
     elif isinstance(role, str) and role in kimi_cli.BOOKKEEPING_ROLES:
@@ -1343,6 +1368,114 @@ def _unified_exec(name: str, args: object) -> bool:
     if name == "exec_command":
         return isinstance(args, dict) and isinstance(args.get("cmd"), str)
     return name == "write_stdin" and isinstance(args, dict) and "session_id" in args
+
+
+_HERMES_STARTED = "Background process started"
+_HERMES_JOBS = 256
+
+
+def _hermes_job(text: str, call_id: str | None, background: dict) -> dict | None:
+    """A result about a background process of Hermes Agent's ``terminal`` tool, as the
+    ``tool_result`` it is (None for any other result). ``terminal(background=true)`` answers at
+    once ``{"output": "Background process started", "session_id", "pid", "exit_code": 0}``, and
+    the model learns how the command went by polling it (the ``process``/``process_manage`` tool:
+    ``{"session_id", "command", "status": "running" | "exited", "output_preview", "exit_code"}``;
+    NousResearch/hermes-agent ``tools/terminal_tool.py`` and ``tools/process_registry.py``,
+    ``poll``). Read as they were, a server launch that crashed was a command that succeeded (exit
+    0), and its traceback the output of a call that ran nothing. Now the start is the command's
+    first output (``<call>#running``, as Codex's running commands: the analysis keeps it open),
+    a poll of it running more of that, and the poll that saw it exit its end, exit status and all."""
+    try:
+        result = inner_json(text)
+    except ValueError:
+        return None
+    if not isinstance(result, dict) or not isinstance(job := result.get("session_id"), str):
+        return None
+    if isinstance(call_id, str) and result.get("output") == _HERMES_STARTED and result.get("exit_code") == 0:
+        background[job] = call_id
+        if len(background) > _HERMES_JOBS:
+            background.pop(next(iter(background)))
+        return {"call_id": f"{call_id}#running", "text": _HERMES_STARTED, "raw_type": "running"}
+    owner = background.get(job)
+    if owner is None:
+        return None
+    shown = next((result[k] for k in ("output", "output_preview") if isinstance(result.get(k), str)), "")
+    code = result.get("exit_code")
+    if result.get("status") == "exited" and type(code) is int:
+        del background[job]
+        return {"call_id": owner, "text": shown, "exit_code": code, "is_error": code != 0}
+    if result.get("status") == "running":
+        return {"call_id": f"{owner}#running", "text": shown, "raw_type": "running"}
+    return None
+
+
+def _encoded_twice(text: str) -> str:
+    """A tool's JSON object that was encoded a second time as a JSON string (``"{\\"output\\":
+    ...}"``: a tool that returns ``json.dumps(result)`` in a framework that encodes what a tool
+    returns), as the object's text; any other text as it is. Read as it was, its output was one
+    line of escapes, its exit code unread."""
+    try:
+        inner = inner_json(text)
+    except ValueError:
+        return text
+    return inner if isinstance(inner, str) and inner.lstrip()[:1] == "{" else text
+
+
+def _tool_error_json(text: str) -> str | None:
+    """The reason a tool gave in the JSON object it returned to say it failed: ``{"error": "<why>"}``
+    (Hermes Agent's tools: NousResearch/hermes-agent ``tools/registry.py``, ``tool_error``) or
+    ``{"success": false, "error": "<why>"}`` (tools written to its plugin interface, and many of
+    one's own); None for any other result. A shell's JSON (an ``exit_code``, an ``output``) is read
+    by its exit status (:func:`common.shell_result`), not here. Read as text, the failed call was a
+    success."""
+    if not ('"error"' in text[:2000] or '"success"' in text[:2000]):
+        return None
+    try:
+        result = inner_json(text)
+    except ValueError:
+        return None
+    if not isinstance(result, dict) or "output" in result or any(k in result for k in ("exit_code", "returncode")):
+        return None
+    error = result.get("error")
+    if isinstance(error, dict):  # {"error": {"message": ...}}
+        error = error.get("message")
+    if not isinstance(error, str) or not error.strip():
+        error = result.get("message") if result.get("success") is False else None
+        if not isinstance(error, str) or not error.strip():
+            return "the tool reported a failure" if result.get("success") is False else None
+    if result.get("success") is True:
+        return None
+    return error.strip()
+
+
+_HERMES_USER_DENIED = "BLOCKED: User denied this command"
+
+
+def _hermes_refusal(text: str) -> tuple[str, str] | None:
+    """Who refused a command Hermes Agent's terminal tool never ran, and what to say of it when its
+    result says nothing: ``rejected`` (the person, at its approval prompt: "BLOCKED: User denied this
+    command. ..."), ``denied`` (its guard: smart approval, an approval that timed out, a working
+    folder it would not use; or, in its gateway's ask mode, a command left waiting for the person's
+    approval); None for any other result. Such a result is ``{"output": "", "exit_code": -1,
+    "error": <why>, "status": "blocked"}``, or ``"status": "pending_approval"`` with an empty error
+    and the ``description`` of what was flagged (NousResearch/hermes-agent ``tools/terminal_tool.py``,
+    the checks before a command runs; the texts from ``tools/approval.py``). Read by its exit code,
+    the command had failed ("exit code -1")."""
+    if not (text[:1] == "{" and ('"blocked"' in text or '"pending_approval"' in text)):  # most results are no JSON
+        return None
+    try:
+        result = inner_json(text)
+    except ValueError:
+        return None
+    if not isinstance(result, dict) or result.get("status") not in ("blocked", "pending_approval") \
+            or result.get("output"):
+        return None
+    if result["status"] == "pending_approval":
+        flagged = result.get("description")
+        said = f"awaiting approval: {flagged}" if isinstance(flagged, str) and flagged else "awaiting approval"
+        return "denied", said
+    error = result.get("error")
+    return ("rejected" if isinstance(error, str) and error.startswith(_HERMES_USER_DENIED) else "denied"), ""
 
 
 def _result_status(text: str) -> tuple[str, int | None]:
@@ -1679,9 +1812,11 @@ content_types.rs``): a confirmation asked of the person, Goose's own notice (``n
 ``thinkingMessage``, ``inlineMessage``, ``creditsExhausted``), hidden thinking. A user message of
 them alone was read as an empty prompt."""
 _TOOL_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "toolRequest", "toolResponse",
-                          "frontendToolRequest", "server_tool_use"}) | _GOOSE_NOTES | server_tools.RESULT_BLOCKS
-"""Anthropic's blocks (its server tools' too: :mod:`formats.server_tools`), and Goose's
-``toolRequest``/``toolResponse`` (see :func:`_goose_call`)."""
+                          "frontendToolRequest", "server_tool_use", "tool-call", "tool-result"}) \
+    | _GOOSE_NOTES | server_tools.RESULT_BLOCKS
+"""Anthropic's blocks (its server tools' too: :mod:`formats.server_tools`), Goose's
+``toolRequest``/``toolResponse`` (see :func:`_goose_call`), and the Vercel AI SDK's ``tool-call``/
+``tool-result`` parts (:func:`_ai_sdk_call`)."""
 
 
 def _has_tool_blocks(content: list) -> bool:
@@ -1755,6 +1890,12 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             yield event("tool_result", "tool", i, call_id=call_id, text=output, exit_code=code,
                         is_error=block.get("is_error") is True or failed)
             yield from (event("prompt", "user", i, text=said) for said in typed)
+        elif btype == "tool-call":
+            yield _ai_sdk_call(block, role, i, event, call_names)
+        elif btype == "tool-result":
+            yield _ai_sdk_result(block, i, event)
+        elif btype == "reasoning" and role == "assistant" and isinstance(block.get("text"), str):
+            yield event("thinking", role, i, text=block["text"])  # the AI SDK's reasoning part
         elif btype in ("toolRequest", "frontendToolRequest"):  # the latter a tool the desktop app runs
             yield _goose_call(block, role, i, event, call_names)
         elif btype == "toolResponse":
@@ -1765,6 +1906,62 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             yield server_tools.result(block, event("tool_result", "tool", i))
         elif btype in _GOOSE_NOTES:
             yield _goose_note(block, btype, role, i, event)
+
+
+def _is_reasoning_part(part: object) -> bool:
+    return isinstance(part, dict) and part.get("type") == "reasoning" and isinstance(part.get("text"), str)
+
+
+def _reasoning_parts(content: list) -> list[str]:
+    """The texts of an assistant message's ``{type: "reasoning", text}`` parts (the Vercel AI SDK's
+    ``ReasoningPart``, vercel/ai ``packages/provider-utils/src/types/content-part.ts``)."""
+    return [part["text"] for part in content if _is_reasoning_part(part)]
+
+
+def _ai_sdk_call(block: dict, role: str, i: int, event, call_names) -> Event:
+    """A call as the Vercel AI SDK keeps it in an assistant ``ModelMessage``: ``{type: "tool-call",
+    toolCallId, toolName, input}`` (``args`` before AI SDK 5; vercel/ai ``packages/provider-utils/
+    src/types/content-part.ts``, ``ToolCallPart``). An agent loop on the SDK saves its messages so;
+    read as chat text, its calls were none."""
+    name = block.get("toolName") if isinstance(block.get("toolName"), str) else "?"
+    raw = block.get("input", block.get("args"))
+    args = decode_arguments(raw)
+    command = shell_command(args) if isinstance(args, dict) else None
+    if command is None and isinstance(args, dict) and _is_shell(name):
+        command = _shell_argument(args)
+    call_id = block["toolCallId"] if isinstance(block.get("toolCallId"), str) and block["toolCallId"] \
+        else f"call-{len(call_names)}-{i}"
+    call_names[call_id] = name
+    return event("tool_call", role, i, tool_name=name, call_id=call_id, command=command, text=call_text(command, raw),
+                 path=call_path(name, args), host=remote_host(args) if command is not None else None)
+
+
+_AI_SDK_ERRORS = ("error-text", "error-json")
+
+
+def _ai_sdk_result(block: dict, i: int, event) -> Event:
+    """A result as the Vercel AI SDK keeps it in a ``tool`` message: ``{type: "tool-result",
+    toolCallId, toolName, output}``, ``output`` being ``{type: "text" | "json" | "error-text" |
+    "error-json", value}``, ``{type: "content", value: [parts]}`` or, for a call the person did not
+    approve, ``{type: "execution-denied", reason?}`` (``ToolResultOutput``, content-part.ts); before
+    AI SDK 5, ``result`` (any JSON) and ``isError``. A shell tool's JSON (``{stdout, stderr,
+    exitCode}``) or its ``Exit code: N`` says its exit status, as a tool message's does."""
+    call_id = block.get("toolCallId") if isinstance(block.get("toolCallId"), str) else None
+    output = block.get("output")
+    failed = block.get("isError") is True
+    if isinstance(output, dict) and isinstance(output.get("type"), str):
+        kind = output["type"]
+        if kind == "execution-denied":
+            reason = output.get("reason") if isinstance(output.get("reason"), str) else ""
+            return codex_tool_ends.not_run(event("tool_result", "tool", i, call_id=call_id, text=reason), "rejected")
+        value = output.get("value")
+        failed = failed or kind in _AI_SDK_ERRORS
+        value = block_text(value) if kind == "content" else value
+    else:
+        value = output if "output" in block else block.get("result")
+    text = value if isinstance(value, str) else "" if value is None else json.dumps(value, ensure_ascii=False)
+    text, code = _result_status(text)
+    return event("tool_result", "tool", i, call_id=call_id, text=text, exit_code=code, is_error=failed or bool(code))
 
 
 def _outside_reminders(text: str) -> str:
