@@ -1238,8 +1238,12 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
             info.message = _with_triton_reason(info, output, end)
         # The chain's message sits between this exception and the next traceback, behind the
         # log prefix when a logger prefixes every line (vLLM, docker compose).
+        # A cause's message may run on for many lines (a state_dict's "size mismatch for ..."
+        # per layer): Python prints the chain's line right above the next traceback, so it is
+        # looked for there (was: a cause with a message over 600 characters left out of the
+        # chain, the wrapper's "Failed to load the drafter" reported as a failure of its own).
         between = output[end:found[i + 1][1]] if i + 1 < len(found) else ""
-        if len(between) < 600 and any(c in between for c in _CHAINED):
+        if any(c in between[-600:] for c in _CHAINED):
             chain.append(info)
             chain_ends.append(end)
             wrapped = _CHAINED[1] in between
