@@ -522,6 +522,53 @@ def _as_ascii_grid(text: str) -> str:
     return text
 
 
+# python-tabulate's "simple" format, its default (``print(tabulate(rows, headers=...))`` in a
+# script comparing runs): a header, a rule of hyphens a column with two spaces between columns,
+# then the rows, every cell padded to its column's width. Read as a "|" table: a "|" put on the
+# first space between each two columns, one character for one, so the spans found stay the
+# text's own. "pip list"'s rule ("---------- -------", one space) is no such table.
+_SIMPLE_RULE = re.compile(r"^([ \t]*)-{2,}(?: {2,}-{2,})+[ \t\r]*$", re.M)
+
+
+def _simple_as_pipes(text: str) -> str:
+    parts = []
+    done = 0
+    for rule in _SIMPLE_RULE.finditer(text):
+        start = rule.start()
+        head_start = text.rfind("\n", 0, max(start - 1, 0)) + 1
+        if start == 0 or head_start < done or not text[head_start:start - 1].strip() or "|" in text[head_start:start - 1]:
+            continue
+        line = rule.group(0).rstrip()
+        gaps = [m.start() for m in re.finditer(r"(?<=-) ", line)]  # the first space after each column's hyphens
+        lines = [(head_start, start - 1), (start, rule.end())]
+        pos = rule.end() + 1
+        while pos < len(text):  # the rows, up to a blank line or one that does not fit the columns
+            end = text.find("\n", pos)
+            end = len(text) if end < 0 else end
+            row = text[pos:end]
+            if not row.strip() or "|" in row or any(g < len(row) and row[g] != " " for g in gaps):
+                break
+            lines.append((pos, end))
+            pos = end + 1
+        head = text[head_start:start - 1]
+        if len(lines) < 3 or any(g < len(head) and head[g] != " " for g in gaps):
+            continue
+        for a, b in lines:
+            parts.append(text[done:a])
+            row = list(text[a:b])
+            for g in gaps:
+                if g < len(row):
+                    row[g] = "|"
+                elif g < len(line):  # a row's last cells left empty: tabulate pads them, an editor may strip
+                    break
+            parts.append("".join(row))
+            done = b
+    if not parts:
+        return text
+    parts.append(text[done:])
+    return "".join(parts)
+
+
 def _grid_row_rule(text: str, line: str, end: int) -> bool:
     """Whether ``line`` (ending at ``end``) is a "grid" table's rule between two of its rows."""
     if not line.lstrip().startswith("+") or _TABLE_RULE.fullmatch(line) is None:
@@ -538,6 +585,8 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
     spans = []
     if "+==" in text or "\u256a" in text or "\u253c" in text or "\u254b" in text:
         text = _as_ascii_grid(text)
+    if "--  --" in text:
+        text = _simple_as_pipes(text)
     for rule_start, rule_end in _rule_lines(text):
         head_end = rule_start - 1
         if head_end <= 0:
