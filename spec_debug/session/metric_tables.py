@@ -507,15 +507,16 @@ def _unit_row(text: str, pos: int, header: list[str]) -> tuple[list[str], int] |
 # row with "+------+-----+"; "fancy_grid" (and "fancy_outline") draws the same with box characters,
 # "╞═╪═╡" under the header, "simple_grid" and "rounded_grid" "├─┼─┤", "heavy_grid" "┣━╋━┫"
 # (tabulate's TableFormat of each). Read as the "pretty" format's ASCII, one character for one,
-# so the spans found stay the text's own. Only where a grid's crossing ("╪", "┼", "╋") is:
-# rich's tables (GenAI-Perf's, "┡━╇━┩" under the header) are read by their own rows.
+# so the spans found stay the text's own. Only where a grid's crossing ("╪", "┼", "╋") is, or
+# rich's ("┡━╇━┩" under the header of its default HEAVY_HEAD box: a script's ``Console().print(
+# Table(...))``; GenAI-Perf's keys in it are read once, by _bench_serving).
 _GRID_HEADER_RULE = re.compile(r"^[ \t]*\+=[=+]*\+[ \t\r]*$", re.M)
-_BOX_CORNERS = "╒╤╕╘╧╛╞╪╡├┼┤┌┬┐└┴┘╭╮╰╯┏┳┓┗┻┛┣╋┫"
+_BOX_CORNERS = "╒╤╕╘╧╛╞╪╡├┼┤┌┬┐└┴┘╭╮╰╯┏┳┓┗┻┛┣╋┫┡╇┩"
 _BOX_AS_ASCII = str.maketrans("│┃═─━" + _BOX_CORNERS, "||---" + "+" * len(_BOX_CORNERS))
 
 
 def _as_ascii_grid(text: str) -> str:
-    if "╪" in text or "┼" in text or "╋" in text:
+    if "╪" in text or "┼" in text or "╋" in text or "╇" in text:
         text = text.translate(_BOX_AS_ASCII)
     if "+==" in text:
         text = _GRID_HEADER_RULE.sub(lambda m: m.group(0).replace("=", "-"), text)
@@ -583,7 +584,7 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
     """Readings of the tables in ``text``, and the spans of the tables they were read from."""
     found: list[Reading] = []
     spans = []
-    if "+==" in text or "\u256a" in text or "\u253c" in text or "\u254b" in text:
+    if "+==" in text or "\u256a" in text or "\u253c" in text or "\u254b" in text or "\u2547" in text:
         text = _as_ascii_grid(text)
     if "--  --" in text:
         text = _simple_as_pipes(text)

@@ -884,7 +884,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     # the second: a table copied from a rendered page; the rest a delimiter row of one or two
     # hyphens a cell ("|-|-|", "|--|--|", "| - | - |", "|:-:|"), as GFM allows
     if "|" in text and ("---" in text or "-- |" in text or "-|" in text or "- |" in text or ":-" in text) \
-            or "\u256a" in text or "\u253c" in text or "\u254b" in text \
+            or "\u256a" in text or "\u253c" in text or "\u254b" in text or "\u2547" in text \
             or "--  --" in text and not speed_bench:  # tabulate's box grids' crossings (metric_tables._as_ascii_grid), its "simple" rule
         readings, spans = table_readings(text)
         if bench_keys := {(m.name, m.value) for m in found[bench_from:]}:
