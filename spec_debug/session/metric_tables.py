@@ -74,7 +74,9 @@ _T_PER_S = re.compile(r"(?:^|[\s(])t/s(?![\w/])")
 # "prefill tokens/iter" over 8192: vLLM's max_num_batched_tokens).
 _NOT_COMMITTED = ("draft", "prefill", "prompt", "input", "budget", "max", "batch", "chunk", "total")
 _TOKENS_PER_STEP = re.compile(r"\btok(?:en)?s?\s*(?:/|per)\s*(?:iteration|iter|step|forward(?:\s+pass)?|round|verify|decoding\s+step)")
-_ACCEPTANCE_ALONE = re.compile(r"(?:(?:draft|mtp|spec|avg|mean|overall)[\s_-]+)?acceptance(?:[\s_]*\(?%\)?)?")
+# A script's key "acc_rate" ("mean_acc_rate", "acc rate (%)") beside its "acc_len" is the same rate,
+# read only where the table is about drafting too ("acc" alone is an eval's accuracy).
+_ACCEPTANCE_ALONE = re.compile(r"(?:(?:draft|mtp|spec|avg|mean|overall)[\s_-]+)?(?:acceptance|acc[\s_.-]*rate)(?:[\s_]*\(?%\)?)?")
 
 
 def _acceptance_alone(cell: str) -> bool:
@@ -131,6 +133,8 @@ def _header_kind(cell: str) -> str | None:
     # "acc" alone or "acc_norm" is an eval's accuracy, no reading of the drafter
     if "acc" in low and any(word in low for word in _ACC_LEN):
         return "accept_length"
+    if "rate" in low and "acc" in low and "accept" not in low and _ACCEPTANCE_ALONE.fullmatch(low.strip("*_` ")):
+        return "accept_rate"
     if "accept" in low or low.startswith("acc ") or low.startswith("avg acc"):
         if "len" in low:
             return "accept_length"
