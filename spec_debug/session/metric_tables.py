@@ -360,6 +360,14 @@ def _batch_and_depth_columns(header: list[str]) -> tuple[int | None, list[int]]:
     return batch, [i for i, h in enumerate(header) if _DEPTH_HEADER.fullmatch(h.strip("*` "))]
 
 
+def _names_baseline(cell: str) -> bool:
+    """Whether a cell is the name of the run without speculation, a note in brackets after it
+    allowed ("no-spec", "baseline (AR)"); not a note about it ("baseline+85%", "vs baseline")."""
+    cell = cell.strip("*` ")
+    m = _BASELINE_LABEL.match(cell)
+    return m is not None and cell[m.end():].lstrip()[:1] in ("", "(")
+
+
 def _row_name(header: list[str], row: list[str], batch_col: int | None) -> str:
     """How a cell's context names its row: by its batch size when a column holds it ("| 4: ..."
     is read as bs=4, baselines.row_key), after the run's own label where the first column gives
@@ -639,6 +647,11 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
             no_spec_row = bool(depth_cols) and all(c < len(row) and row[c].strip("*` ") == "0" for c in depth_cols)
             if not no_spec_row and max_col is not None and max_col < len(row):
                 no_spec_row = row[max_col].strip("*` ").lower() in _NO_DRAFT_CELLS
+            if not no_spec_row and len(row) > 2:
+                # the run named in a column of its own after the model's: "| llama3-8b | no-spec |
+                # 96.8 |" under "| model | mode | tok/s |" (was: read as a drafting run's speed)
+                no_spec_row = any(columns[c] is None and c not in run_cols and _names_baseline(row[c])
+                                  for c in range(1, min(len(row), len(header))))
             row_name = _row_name(header, row, batch_col)
             if row_kind == "throughput" and header[0].strip() and (lead := _CELL_NUMBER.match(row[0])):
                 # a row of readings with their unit under the runs they are of: "EAGLE3 (n=3) | MTP
