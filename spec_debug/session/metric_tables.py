@@ -592,6 +592,30 @@ def _grid_row_rule(text: str, line: str, end: int) -> bool:
     return text.startswith("|", after)
 
 
+def _wrapped_row(text: str, end: int, fenced: bool) -> tuple[list[list[str]], int] | None:
+    """The cells of the lines under the row line that ends at ``end`` that are that row's, and
+    where its last line ends: in a grid (tabulate "grid", rich with ``show_lines``) a rule fences
+    each row, and a row whose cells wrapped is every line up to that rule. None where the lines
+    after are other rows: no rule under them, or only the table's bottom border with no rule
+    between rows seen yet (tabulate's "pretty" format, a row a line)."""
+    lines = []
+    pos = end + 1
+    while pos < len(text):
+        nl = text.find("\n", pos)
+        line_end = len(text) if nl < 0 else nl
+        line = text[pos:line_end]
+        if "|" not in line:
+            if not lines or "+" not in line or _TABLE_RULE.fullmatch(line) is None or \
+                    not (fenced or _grid_row_rule(text, line, line_end)):
+                return None
+            return lines, end
+        if len(lines) == 8:
+            return None  # rows of a table not fenced (no cell wraps onto so many lines)
+        lines.append(_cells(line))
+        end, pos = line_end, line_end + 1
+    return None
+
+
 def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
     """Readings of the tables in ``text``, and the spans of the tables they were read from."""
     found: list[Reading] = []
@@ -622,16 +646,26 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
         batch_col, depth_cols = _batch_and_depth_columns(header)
         test_col = next((i for i, h in enumerate(header) if h.strip("*` ").lower() == "test"), None)
         max_col = next((i for i, h in enumerate(header) if _DRAFT_MAX_HEADER.fullmatch(h.strip("*` "))), None)
+        fenced = False  # a rule seen between two rows: a grid's, each row fenced
         while pos < len(text):
             nl = text.find("\n", pos)
             end = len(text) if nl < 0 else nl
             line = text[pos:end]
             if "|" not in line and "+" in line and _grid_row_rule(text, line, end):
                 pos = end + 1  # "+-----+-----+" between a grid table's rows
+                fenced = True
                 continue
             if "|" not in line or not line.strip():
                 break
             row = _cells(line)
+            if (wrapped := _wrapped_row(text, end, fenced)) is not None:
+                # a row's cells wrapped onto the lines under it, up to the rule that fences the
+                # row ("Llama-3.1-8B-Instruct" over "without speculative" over "decoding"):
+                # one row of the cells' words (was: its first line read alone, the baseline a
+                # drafting run and its accept length 1 the drafter's)
+                lines, end = wrapped
+                for more in lines:
+                    row = [" ".join(f"{a} {b}".split()) for a, b in zip(row, more)] + row[len(more):]
             row_kind = _header_kind(row[0]) if row else None
             if row_kind in ("throughput", "accept_length", "accept_rate") and any(columns[1:]) \
                     and not _CELL_NUMBER.match(row[0]):
