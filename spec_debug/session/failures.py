@@ -1238,8 +1238,20 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
             info.message = _with_triton_reason(info, output, end)
         # The chain's message sits between this exception and the next traceback, behind the
         # log prefix when a logger prefixes every line (vLLM, docker compose).
+        # A cause's message may run on for many lines (a state_dict's "size mismatch for ..."
+        # per layer): Python prints the chain's line right above the next traceback, so it is
+        # looked for there (was: a cause with a message over 600 characters left out of the
+        # chain, the wrapper's "Failed to load the drafter" reported as a failure of its own).
         between = output[end:found[i + 1][1]] if i + 1 < len(found) else ""
-        if len(between) < 600 and any(c in between for c in _CHAINED):
+        if not chain and len(between) < 200 and "+-+" in between and (info.exception or "").endswith("ExceptionGroup") \
+                and "sub-exception" in info.message:
+            # Python 3.11's group ("ExceptionGroup: unhandled errors in a TaskGroup (1
+            # sub-exception)", anyio's and asyncio's TaskGroup under starlette, uvicorn, vLLM's
+            # and SGLang's servers): the first sub-exception's traceback right after it, in a
+            # "+-+---- 1 ----" box, and the others' are the failures; the group says only that
+            # they happened (was: the group reported too, first, at anyio's __aexit__)
+            continue
+        if any(c in between[-600:] for c in _CHAINED):
             chain.append(info)
             chain_ends.append(end)
             wrapped = _CHAINED[1] in between

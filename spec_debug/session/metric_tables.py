@@ -74,7 +74,9 @@ _T_PER_S = re.compile(r"(?:^|[\s(])t/s(?![\w/])")
 # "prefill tokens/iter" over 8192: vLLM's max_num_batched_tokens).
 _NOT_COMMITTED = ("draft", "prefill", "prompt", "input", "budget", "max", "batch", "chunk", "total")
 _TOKENS_PER_STEP = re.compile(r"\btok(?:en)?s?\s*(?:/|per)\s*(?:iteration|iter|step|forward(?:\s+pass)?|round|verify|decoding\s+step)")
-_ACCEPTANCE_ALONE = re.compile(r"(?:(?:draft|mtp|spec|avg|mean|overall)[\s_-]+)?acceptance(?:[\s_]*\(?%\)?)?")
+# A script's key "acc_rate" ("mean_acc_rate", "acc rate (%)") beside its "acc_len" is the same rate,
+# read only where the table is about drafting too ("acc" alone is an eval's accuracy).
+_ACCEPTANCE_ALONE = re.compile(r"(?:(?:draft|mtp|spec|avg|mean|overall)[\s_-]+)?(?:acceptance|acc[\s_.-]*rate)(?:[\s_]*\(?%\)?)?")
 
 
 def _acceptance_alone(cell: str) -> bool:
@@ -131,6 +133,8 @@ def _header_kind(cell: str) -> str | None:
     # "acc" alone or "acc_norm" is an eval's accuracy, no reading of the drafter
     if "acc" in low and any(word in low for word in _ACC_LEN):
         return "accept_length"
+    if "rate" in low and "acc" in low and "accept" not in low and _ACCEPTANCE_ALONE.fullmatch(low.strip("*_` ")):
+        return "accept_rate"
     if "accept" in low or low.startswith("acc ") or low.startswith("avg acc"):
         if "len" in low:
             return "accept_length"
@@ -356,6 +360,14 @@ def _batch_and_depth_columns(header: list[str]) -> tuple[int | None, list[int]]:
     return batch, [i for i, h in enumerate(header) if _DEPTH_HEADER.fullmatch(h.strip("*` "))]
 
 
+def _names_baseline(cell: str) -> bool:
+    """Whether a cell is the name of the run without speculation, a note in brackets after it
+    allowed ("no-spec", "baseline (AR)"); not a note about it ("baseline+85%", "vs baseline")."""
+    cell = cell.strip("*` ")
+    m = _BASELINE_LABEL.match(cell)
+    return m is not None and cell[m.end():].lstrip()[:1] in ("", "(")
+
+
 def _row_name(header: list[str], row: list[str], batch_col: int | None) -> str:
     """How a cell's context names its row: by its batch size when a column holds it ("| 4: ..."
     is read as bs=4, baselines.row_key), after the run's own label where the first column gives
@@ -507,19 +519,67 @@ def _unit_row(text: str, pos: int, header: list[str]) -> tuple[list[str], int] |
 # row with "+------+-----+"; "fancy_grid" (and "fancy_outline") draws the same with box characters,
 # "╞═╪═╡" under the header, "simple_grid" and "rounded_grid" "├─┼─┤", "heavy_grid" "┣━╋━┫"
 # (tabulate's TableFormat of each). Read as the "pretty" format's ASCII, one character for one,
-# so the spans found stay the text's own. Only where a grid's crossing ("╪", "┼", "╋") is:
-# rich's tables (GenAI-Perf's, "┡━╇━┩" under the header) are read by their own rows.
+# so the spans found stay the text's own. Only where a grid's crossing ("╪", "┼", "╋") is, or
+# rich's ("┡━╇━┩" under the header of its default HEAVY_HEAD box: a script's ``Console().print(
+# Table(...))``; GenAI-Perf's keys in it are read once, by _bench_serving).
 _GRID_HEADER_RULE = re.compile(r"^[ \t]*\+=[=+]*\+[ \t\r]*$", re.M)
-_BOX_CORNERS = "╒╤╕╘╧╛╞╪╡├┼┤┌┬┐└┴┘╭╮╰╯┏┳┓┗┻┛┣╋┫"
+_BOX_CORNERS = "╒╤╕╘╧╛╞╪╡├┼┤┌┬┐└┴┘╭╮╰╯┏┳┓┗┻┛┣╋┫┡╇┩"
 _BOX_AS_ASCII = str.maketrans("│┃═─━" + _BOX_CORNERS, "||---" + "+" * len(_BOX_CORNERS))
 
 
 def _as_ascii_grid(text: str) -> str:
-    if "╪" in text or "┼" in text or "╋" in text:
+    if "╪" in text or "┼" in text or "╋" in text or "╇" in text:
         text = text.translate(_BOX_AS_ASCII)
     if "+==" in text:
         text = _GRID_HEADER_RULE.sub(lambda m: m.group(0).replace("=", "-"), text)
     return text
+
+
+# python-tabulate's "simple" format, its default (``print(tabulate(rows, headers=...))`` in a
+# script comparing runs): a header, a rule of hyphens a column with two spaces between columns,
+# then the rows, every cell padded to its column's width. Read as a "|" table: a "|" put on the
+# first space between each two columns, one character for one, so the spans found stay the
+# text's own. "pip list"'s rule ("---------- -------", one space) is no such table.
+_SIMPLE_RULE = re.compile(r"^([ \t]*)-{2,}(?: {2,}-{2,})+[ \t\r]*$", re.M)
+
+
+def _simple_as_pipes(text: str) -> str:
+    parts = []
+    done = 0
+    for rule in _SIMPLE_RULE.finditer(text):
+        start = rule.start()
+        head_start = text.rfind("\n", 0, max(start - 1, 0)) + 1
+        if start == 0 or head_start < done or not text[head_start:start - 1].strip() or "|" in text[head_start:start - 1]:
+            continue
+        line = rule.group(0).rstrip()
+        gaps = [m.start() for m in re.finditer(r"(?<=-) ", line)]  # the first space after each column's hyphens
+        lines = [(head_start, start - 1), (start, rule.end())]
+        pos = rule.end() + 1
+        while pos < len(text):  # the rows, up to a blank line or one that does not fit the columns
+            end = text.find("\n", pos)
+            end = len(text) if end < 0 else end
+            row = text[pos:end]
+            if not row.strip() or "|" in row or any(g < len(row) and row[g] != " " for g in gaps):
+                break
+            lines.append((pos, end))
+            pos = end + 1
+        head = text[head_start:start - 1]
+        if len(lines) < 3 or any(g < len(head) and head[g] != " " for g in gaps):
+            continue
+        for a, b in lines:
+            parts.append(text[done:a])
+            row = list(text[a:b])
+            for g in gaps:
+                if g < len(row):
+                    row[g] = "|"
+                elif g < len(line):  # a row's last cells left empty: tabulate pads them, an editor may strip
+                    break
+            parts.append("".join(row))
+            done = b
+    if not parts:
+        return text
+    parts.append(text[done:])
+    return "".join(parts)
 
 
 def _grid_row_rule(text: str, line: str, end: int) -> bool:
@@ -532,12 +592,38 @@ def _grid_row_rule(text: str, line: str, end: int) -> bool:
     return text.startswith("|", after)
 
 
+def _wrapped_row(text: str, end: int, fenced: bool) -> tuple[list[list[str]], int] | None:
+    """The cells of the lines under the row line that ends at ``end`` that are that row's, and
+    where its last line ends: in a grid (tabulate "grid", rich with ``show_lines``) a rule fences
+    each row, and a row whose cells wrapped is every line up to that rule. None where the lines
+    after are other rows: no rule under them, or only the table's bottom border with no rule
+    between rows seen yet (tabulate's "pretty" format, a row a line)."""
+    lines = []
+    pos = end + 1
+    while pos < len(text):
+        nl = text.find("\n", pos)
+        line_end = len(text) if nl < 0 else nl
+        line = text[pos:line_end]
+        if "|" not in line:
+            if not lines or "+" not in line or _TABLE_RULE.fullmatch(line) is None or \
+                    not (fenced or _grid_row_rule(text, line, line_end)):
+                return None
+            return lines, end
+        if len(lines) == 8:
+            return None  # rows of a table not fenced (no cell wraps onto so many lines)
+        lines.append(_cells(line))
+        end, pos = line_end, line_end + 1
+    return None
+
+
 def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
     """Readings of the tables in ``text``, and the spans of the tables they were read from."""
     found: list[Reading] = []
     spans = []
-    if "+==" in text or "\u256a" in text or "\u253c" in text or "\u254b" in text:
+    if "+==" in text or "\u256a" in text or "\u253c" in text or "\u254b" in text or "\u2547" in text:
         text = _as_ascii_grid(text)
+    if "--  --" in text:
+        text = _simple_as_pipes(text)
     for rule_start, rule_end in _rule_lines(text):
         head_end = rule_start - 1
         if head_end <= 0:
@@ -560,16 +646,26 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
         batch_col, depth_cols = _batch_and_depth_columns(header)
         test_col = next((i for i, h in enumerate(header) if h.strip("*` ").lower() == "test"), None)
         max_col = next((i for i, h in enumerate(header) if _DRAFT_MAX_HEADER.fullmatch(h.strip("*` "))), None)
+        fenced = False  # a rule seen between two rows: a grid's, each row fenced
         while pos < len(text):
             nl = text.find("\n", pos)
             end = len(text) if nl < 0 else nl
             line = text[pos:end]
             if "|" not in line and "+" in line and _grid_row_rule(text, line, end):
                 pos = end + 1  # "+-----+-----+" between a grid table's rows
+                fenced = True
                 continue
             if "|" not in line or not line.strip():
                 break
             row = _cells(line)
+            if (wrapped := _wrapped_row(text, end, fenced)) is not None:
+                # a row's cells wrapped onto the lines under it, up to the rule that fences the
+                # row ("Llama-3.1-8B-Instruct" over "without speculative" over "decoding"):
+                # one row of the cells' words (was: its first line read alone, the baseline a
+                # drafting run and its accept length 1 the drafter's)
+                lines, end = wrapped
+                for more in lines:
+                    row = [" ".join(f"{a} {b}".split()) for a, b in zip(row, more)] + row[len(more):]
             row_kind = _header_kind(row[0]) if row else None
             if row_kind in ("throughput", "accept_length", "accept_rate") and any(columns[1:]) \
                     and not _CELL_NUMBER.match(row[0]):
@@ -585,6 +681,11 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
             no_spec_row = bool(depth_cols) and all(c < len(row) and row[c].strip("*` ") == "0" for c in depth_cols)
             if not no_spec_row and max_col is not None and max_col < len(row):
                 no_spec_row = row[max_col].strip("*` ").lower() in _NO_DRAFT_CELLS
+            if not no_spec_row and len(row) > 2:
+                # the run named in a column of its own after the model's: "| llama3-8b | no-spec |
+                # 96.8 |" under "| model | mode | tok/s |" (was: read as a drafting run's speed)
+                no_spec_row = any(columns[c] is None and c not in run_cols and _names_baseline(row[c])
+                                  for c in range(1, min(len(row), len(header))))
             row_name = _row_name(header, row, batch_col)
             if row_kind == "throughput" and header[0].strip() and (lead := _CELL_NUMBER.match(row[0])):
                 # a row of readings with their unit under the runs they are of: "EAGLE3 (n=3) | MTP

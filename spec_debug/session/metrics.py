@@ -836,7 +836,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         structured = True
         found.append(Metric("e2e_latency_mean", float(m.group("value")) * 1000, "ms",
                             f"vllm bench latency: {_context(text, m.start(), m.end('value'))}"))
-    if "_" in text and "/" in text and _HAS_PRED_TS(text) and _speed_bench(text, found):
+    speed_bench = "_" in text and "/" in text and _HAS_PRED_TS(text) and _speed_bench(text, found)
+    if speed_bench:
         structured = True
     # (a memchr first: "F" and "{" are seldom in a server log's lines, "_" is)
     if (("F" in text and "Finish i=" in text) or ("{" in text and '"acc_length": ' in text)) \
@@ -883,7 +884,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     # the second: a table copied from a rendered page; the rest a delimiter row of one or two
     # hyphens a cell ("|-|-|", "|--|--|", "| - | - |", "|:-:|"), as GFM allows
     if "|" in text and ("---" in text or "-- |" in text or "-|" in text or "- |" in text or ":-" in text) \
-            or "\u256a" in text or "\u253c" in text or "\u254b" in text:  # tabulate's box grids' crossings (metric_tables._as_ascii_grid)
+            or "\u256a" in text or "\u253c" in text or "\u254b" in text or "\u2547" in text \
+            or "--  --" in text and not speed_bench:  # tabulate's box grids' crossings (metric_tables._as_ascii_grid), its "simple" rule
         readings, spans = table_readings(text)
         if bench_keys := {(m.name, m.value) for m in found[bench_from:]}:
             # the keys of a bench_serving-style report in a "| Key | Value |" table (EvalScope's
