@@ -81,6 +81,9 @@ class Sample:
     # hidden_states_scales kept beside them: read as they are here (_payload_needs_scales),
     # scaled again by hs_connectors' fp8 training backend
     scales_kept: bool = False
+    # file slot -> where its NaN/Inf sit, for aux slots a probe's read kept rather than refused
+    # (SampleSpec.non_finite_slots): the layout probe leaves them out of its candidates
+    non_finite: dict[int, str] = field(default_factory=dict)
 
     @property
     def length(self) -> int:
@@ -1527,6 +1530,12 @@ class SampleSpec:
     # (eval's read, when the config names them): a config that lists one layer twice was
     # trained on a dump that holds it twice, and that is the config's fault, not the capture's
     fc_layer_ids: tuple[int, ...] | None = None
+    # a probe's read of every slot: the slots that must be finite (the layouts the draft is
+    # configured for); an aux slot not among them holding NaN/Inf is recorded in
+    # Sample.non_finite instead of refusing the file (a wide dump's layer the draft does not
+    # read must not cost the ranking every sample). None: every slot must be finite. The
+    # final state must always be
+    finite_slots: tuple[int, ...] | None = None
 
 
 def _unchunked_target(sample: Sample, chunk_size: int | None) -> str:
@@ -1683,6 +1692,12 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
                 # often a target run in float16 (vLLM/transformers --dtype half, or a GPU
                 # without bfloat16) whose activations overflowed before the cast for saving
                 hint = NON_FINITE_FIX
+            slot = sample.slot_index[j] if states.dim() == 3 else None
+            if spec.finite_slots is not None and slot is not None \
+                    and slot not in spec.finite_slots and not (
+                    sample.final is not None and slot == sample.num_file_slots - 1):
+                sample.non_finite[slot] = where.split(", ", 1)[1]  # without "slot j, "
+                continue
             raise DataError(f"{sample.name}: NaN or Inf in the {what} ({where})", hint=hint)
         _refuse_unwritten(sample, what, parts, states.dim() == 3)
         if states.dim() == 3 and spec.fc_read:
