@@ -1555,20 +1555,24 @@ def _bounded_samples(data, max_samples: int, max_bytes: int, *, spec: SampleSpec
     wide dump of a large model holds tens of layers per token). With `every_position` given
     (a step-0 check of eval's), only until they hold _CHECK_ROWS scored rows, as
     the evaluation scored them (see _enough_rows)."""
-    kept, used = [], 0
+    kept, used = [], [0]
+    # the reader reads only the rows that fit what is left (a wide dump's one sample of a
+    # long sequence is tens of GB), and a cut sample keeps a copy of its rows, not the whole
     samples = iter_samples(data, max_samples=max_samples, final=final, spec=spec,
-                           skipped=skipped, masks=masks)
+                           skipped=skipped, masks=masks, bytes_left=lambda: max_bytes - used[0])
     if every_position is not None:
         samples = _enough_rows(samples, every_position)
     for sample in samples:
         per_row = sample.slots[0].numel() * sample.slots.element_size()
-        rows = min(sample.length, (max_bytes - used) // max(per_row, 1))
+        rows = min(sample.length, (max_bytes - used[0]) // max(per_row, 1))
         if rows < 2:
             break
         if rows < sample.length:
             sample = _first_rows(sample, rows)
+            sample = replace(sample, slots=sample.slots.clone(),
+                             final=None if sample.final is None else sample.final.clone())
         kept.append(sample)
-        used += rows * per_row
+        used[0] += rows * per_row
     return kept
 
 
