@@ -1683,6 +1683,10 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                    noted=bool(notes) or skipped.count > 0,  # _finish_skipped notes skips
                    excluded_slots=excluded)
     best = tuple(report.best)
+    scored = {tuple(r["layout"]): r["full_accuracy0"] for r in report.ranked}
+    in_dump = [slots for slots in numbered if slots in scored]
+    if in_dump:
+        report.config_slots = list(max(in_dump, key=lambda slots: scored[slots]))
     if (best in numbered and best != tuple(resolved.slots) and not report.untrained_draft
             and not report.unmapped_draft and not report.zeroed_norms and not report.no_skill):
         # not "trained on another layout": the configured slots were only eval's guess
