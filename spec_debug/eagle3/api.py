@@ -1555,20 +1555,24 @@ def _bounded_samples(data, max_samples: int, max_bytes: int, *, spec: SampleSpec
     wide dump of a large model holds tens of layers per token). With `every_position` given
     (a step-0 check of eval's), only until they hold _CHECK_ROWS scored rows, as
     the evaluation scored them (see _enough_rows)."""
-    kept, used = [], 0
+    kept, used = [], [0]
+    # the reader reads only the rows that fit what is left (a wide dump's one sample of a
+    # long sequence is tens of GB), and a cut sample keeps a copy of its rows, not the whole
     samples = iter_samples(data, max_samples=max_samples, final=final, spec=spec,
-                           skipped=skipped, masks=masks)
+                           skipped=skipped, masks=masks, bytes_left=lambda: max_bytes - used[0])
     if every_position is not None:
         samples = _enough_rows(samples, every_position)
     for sample in samples:
         per_row = sample.slots[0].numel() * sample.slots.element_size()
-        rows = min(sample.length, (max_bytes - used) // max(per_row, 1))
+        rows = min(sample.length, (max_bytes - used[0]) // max(per_row, 1))
         if rows < 2:
             break
         if rows < sample.length:
             sample = _first_rows(sample, rows)
+            sample = replace(sample, slots=sample.slots.clone(),
+                             final=None if sample.final is None else sample.final.clone())
         kept.append(sample)
-        used += rows * per_row
+        used[0] += rows * per_row
     return kept
 
 
@@ -1629,13 +1633,21 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
 
     vocab_issues = _vocab_issues(checkpoint, target_ckpt, mapping)[0] + _head_map_issues(loaded)
     notes = input_notes + notes + [f"{i['code']}: {i['message']}" for i in vocab_issues]
-    # all slots except the final one are candidates; the final state is read separately
+    trained = cfg.trained_layer_ids(n_layers, arch) if n_layers else _trained_without_depth(cfg)
+    numbered = _every_layer_layouts(trained, info, cfg.num_aux)
+    # all slots except the final one are candidates; the final state is read separately. A
+    # slot holding NaN/Inf is refused only where the draft is configured to read it: another
+    # (a layer of a wide dump the draft does not use) is left out of the candidates
     skipped = SkippedFiles()
+    spec = replace(spec, finite_slots=tuple(sorted(
+        set(resolved.slots).union(*map(set, numbered)))))
     samples = _bounded_samples(data, max_samples, max_bytes, spec=spec, final=has_final,
                                skipped=skipped, masks=masks)
     if not samples:
         raise DataError(f"{data}: no usable samples ({skipped.summary()})" if skipped.count
                         else f"{data}: no samples", hint=skipped.first_hint)
+    excluded, non_finite_notes = _non_finite_slots(samples, info.layer_ids)
+    notes += non_finite_notes
     samples, long_notes = _within_max_positions(samples, loaded.model.cfg.max_position_embeddings)
     notes += long_notes
     # as evaluate says it: in-scale states beside their FP8 scales, scaled twice in training
@@ -1650,9 +1662,12 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                      f"{len(samples)} samples: every position was scored instead")
     embed = target_ckpt.embed() if target_ckpt is not None else None
     served_slots, served_notes = _served_slots(served_layer_ids, info, cfg.num_aux)
+    if served_slots is not None and not excluded.isdisjoint(served_slots):
+        served_notes.append(f"served layers {list(served_layer_ids or [])} not scored: slot(s) "
+                            f"{sorted(excluded.intersection(served_slots))} hold NaN or Inf "
+                            "(see the note above)")
+        served_slots = None
     notes += served_notes
-    trained = cfg.trained_layer_ids(n_layers, arch) if n_layers else _trained_without_depth(cfg)
-    numbered = _every_layer_layouts(trained, info, cfg.num_aux)
     notes = notes + [n for n in loaded.notes if not n.startswith(HEAD_MAP_NOTE)] + (
         [] if embed is not None else ["no --target: embedding-slot check skipped" if
                                       target_ckpt is None else "the target has no embedding "
@@ -1665,8 +1680,13 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                    trained_ids_assumed=not cfg.names_layer_ids and trained is not None,
                    all_read=len(samples) < max_samples
                    and len(samples) + skipped.count >= info.files,
-                   noted=bool(notes) or skipped.count > 0)  # _finish_skipped notes skips
+                   noted=bool(notes) or skipped.count > 0,  # _finish_skipped notes skips
+                   excluded_slots=excluded)
     best = tuple(report.best)
+    scored = {tuple(r["layout"]): r["full_accuracy0"] for r in report.ranked}
+    in_dump = [slots for slots in numbered if slots in scored]
+    if in_dump:
+        report.config_slots = list(max(in_dump, key=lambda slots: scored[slots]))
     if (best in numbered and best != tuple(resolved.slots) and not report.untrained_draft
             and not report.unmapped_draft and not report.zeroed_norms and not report.no_skill):
         # not "trained on another layout": the configured slots were only eval's guess
@@ -1716,6 +1736,26 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
             out["verdict"] += (f"; the served layers {list(served_layer_ids or [])} score {served_score:.3f} "
                                f"vs {best_score:.3f}: the engine feeds layers the draft was not trained on")
     return out
+
+
+def _non_finite_slots(samples: list, layer_ids: Sequence[int] | None
+                      ) -> tuple[frozenset[int], list[str]]:
+    """The slots some sample holds NaN/Inf in (Sample.non_finite, a probe's read), and a note
+    per slot: which, in how many samples, where first. A wide dump's layer the draft does not
+    read (an fp16 dump's last layers, past float16's range) made every sample "skipped: NaN or
+    Inf", and `drafter layout` ended in "no usable samples" without ranking the others."""
+    where: dict[int, list[tuple[str, str]]] = {}
+    for sample in samples:
+        for slot, at in sample.non_finite.items():
+            where.setdefault(slot, []).append((sample.name, at))
+    notes = []
+    for slot in sorted(where):
+        name, at = where[slot][0]
+        layer = f" (layer {layer_ids[slot]})" if layer_ids and slot < len(layer_ids) else ""
+        notes.append(f"slot {slot}{layer} holds NaN or Inf in {len(where[slot])} of "
+                     f"{len(samples)} samples (first {name}: {at}): left out of the candidate "
+                     "layouts; the slots the draft is configured to read are finite")
+    return frozenset(where), notes
 
 
 def _served_slots(served_layer_ids: Sequence[int] | None, info: DataInfo,

@@ -81,6 +81,9 @@ class Sample:
     # hidden_states_scales kept beside them: read as they are here (_payload_needs_scales),
     # scaled again by hs_connectors' fp8 training backend
     scales_kept: bool = False
+    # file slot -> where its NaN/Inf sit, for aux slots a probe's read kept rather than refused
+    # (SampleSpec.non_finite_slots): the layout probe leaves them out of its candidates
+    non_finite: dict[int, str] = field(default_factory=dict)
 
     @property
     def length(self) -> int:
@@ -580,7 +583,16 @@ def _refuse_being_written(path: Path) -> None:
                              "has finished (speculators moves each to hs_<i>.safetensors)")
 
 
-def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> Sample:
+def _itemsize(dtype: str) -> int:
+    """Bytes per element of a safetensors header dtype ("BF16" 2, "F8_E4M3" 1, "BOOL" 1)."""
+    bits = re.match(r"[A-Z]+(\d+)", dtype)
+    return max(1, int(bits.group(1)) // 8) if bits else 1
+
+
+def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool,
+                      bytes_left: Callable[[], int] | None = None) -> Sample:
+    """`bytes_left`: a probe's read of every slot within a memory budget (api's
+    _bounded_samples): only the first rows whose states fit it are read from the file."""
     from safetensors import safe_open
 
     from spec_debug.eagle3.checkpoint import (
@@ -611,14 +623,26 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
             wanted = tuple(range(S)) if slots is None else tuple(slots)
             if any(not 0 <= s < S for s in wanted):
                 raise DataError(f"{path}: slot out of range {wanted} (file has {S} slots)")
+            # rows read: all, or the first that fit bytes_left (never fewer than 2, the least
+            # a sample scores). A wide dump's sample of a large target is tens of GB (81 slots
+            # x 8192 x 2 bytes per token for a 70B one): read whole and cut after, a 2 GB
+            # budget held the whole sample, and the next one was read in full before the
+            # budget stopped the reading. Not where rows are dropped by position later
+            # (attention_mask padding) or the payload is rescaled per token (FP8 scales)
+            limit = T
+            if bytes_left is not None and slots is None and not batched \
+                    and "attention_mask" not in keys and _FP8_SCALES not in keys:
+                per_row = S * int(state_shape[-1]) * _itemsize(states.get_dtype())
+                limit = min(T, max(2, bytes_left() // max(per_row, 1)))
             if slots is None:
-                chosen = states[:]
+                chosen = states[:limit] if limit < T else states[:]
             else:
                 # one contiguous read when the slots are a range, else slot by slot
                 lo, hi = min(wanted), max(wanted) + 1
                 block = states[:, lo:hi]
                 chosen = block[:, [s - lo for s in wanted]]
-            final_state = states[:, S - 1] if final else None
+            final_state = (None if not final else
+                           states[:limit, S - 1] if limit < T else states[:, S - 1])
             dequantized = _FP8_SCALES in keys
             if dequantized and chosen.is_floating_point() \
                     and chosen.dtype not in fp8_dtypes():
@@ -662,6 +686,8 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
         raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, hidden_states {T}"
                         + MASK_LENGTH_FIX)
     kept, chunk_size = _unpadded_rows(path, attention, T)
+    if limit < T:  # checked against the whole file above, read in part (bytes_left)
+        token_ids, loss_mask = token_ids[:limit], loss_mask[:limit]
     sample = Sample(path.name, _exact_ids(path, token_key, token_ids), chosen, wanted,
                     final_state, _mask_bool(path, loss_mask), layer_ids, S,
                     loss_mask_given=given, chunk_size=chunk_size,
@@ -1455,13 +1481,14 @@ def _load_safetensors_record(path: Path) -> dict:
 
 
 def read_samples(path: Path, slots: Sequence[int] | None = None,
-                 final: bool = True) -> Iterator[Sample | DataError]:
+                 final: bool = True,
+                 bytes_left: Callable[[], int] | None = None) -> Iterator[Sample | DataError]:
     """The samples of one file, one at a time, each a Sample or the DataError that refuses it
     (a TensorRT-LLM file holds up to 20; one bad record must not hide the others). A file
     that cannot be read at all raises. Lazy, and each record is dropped once read: a Sample
     copies its states, and 20 long samples held twice would double the file in memory."""
     if path.name.endswith(".safetensors") and not _aux_layout_safetensors(path):
-        yield _read_speculators(path, slots, final)
+        yield _read_speculators(path, slots, final, bytes_left)
         return
     records: list[dict | None] = (list(_load_torch_records(path))
                                   if not path.name.endswith(".safetensors")
@@ -1527,6 +1554,12 @@ class SampleSpec:
     # (eval's read, when the config names them): a config that lists one layer twice was
     # trained on a dump that holds it twice, and that is the config's fault, not the capture's
     fc_layer_ids: tuple[int, ...] | None = None
+    # a probe's read of every slot: the slots that must be finite (the layouts the draft is
+    # configured for); an aux slot not among them holding NaN/Inf is recorded in
+    # Sample.non_finite instead of refusing the file (a wide dump's layer the draft does not
+    # read must not cost the ranking every sample). None: every slot must be finite. The
+    # final state must always be
+    finite_slots: tuple[int, ...] | None = None
 
 
 def _unchunked_target(sample: Sample, chunk_size: int | None) -> str:
@@ -1683,6 +1716,12 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
                 # often a target run in float16 (vLLM/transformers --dtype half, or a GPU
                 # without bfloat16) whose activations overflowed before the cast for saving
                 hint = NON_FINITE_FIX
+            slot = sample.slot_index[j] if states.dim() == 3 else None
+            if spec.finite_slots is not None and slot is not None \
+                    and slot not in spec.finite_slots and not (
+                    sample.final is not None and slot == sample.num_file_slots - 1):
+                sample.non_finite[slot] = where.split(", ", 1)[1]  # without "slot j, "
+                continue
             raise DataError(f"{sample.name}: NaN or Inf in the {what} ({where})", hint=hint)
         _refuse_unwritten(sample, what, parts, states.dim() == 3)
         if states.dim() == 3 and spec.fc_read:
@@ -1969,8 +2008,10 @@ class SkippedFiles:
 def iter_samples(data_dir: str | Path, *, slots: Sequence[int] | None = None, final: bool = True,
                  max_samples: int | None = None, spec: SampleSpec | None = None,
                  skipped: SkippedFiles | None = None,
-                 masks: DatasetMasks | None = None) -> Iterator[Sample]:
+                 masks: DatasetMasks | None = None,
+                 bytes_left: Callable[[], int] | None = None) -> Iterator[Sample]:
     """Yield samples one at a time; only the requested slots (and the final one) are read.
+    `bytes_left`: the memory a probe's read of every slot may still take (_read_speculators).
 
     With `skipped`, a file that cannot be read or fails `spec` is counted there and the
     iteration goes on (one bad file among thousands must not end an evaluation); without it,
@@ -1979,7 +2020,9 @@ def iter_samples(data_dir: str | Path, *, slots: Sequence[int] | None = None, fi
     for path in list_sample_files(data_dir):
         if max_samples is not None and count >= max_samples:
             return
-        items = read_samples(path, slots, final)
+        # not cut where a prepared dataset gives the masks: its rows are matched to the
+        # file's whole token_ids (DatasetMasks.apply)
+        items = read_samples(path, slots, final, bytes_left if masks is None else None)
         while True:
             if max_samples is not None and count >= max_samples:
                 return

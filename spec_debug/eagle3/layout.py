@@ -73,9 +73,12 @@ def unmapped_draft(loaded: LoadedDraft) -> bool:
 
 
 def candidate_layouts(num_slots: int, num_aux: int, configured: Sequence[int],
-                      score: Callable[[tuple[int, ...]], float]) -> tuple[dict, bool]:
-    """Score candidates; returns ({layout: accuracy}, exhaustive)."""
+                      score: Callable[[tuple[int, ...]], float],
+                      excluded: frozenset[int] = frozenset()) -> tuple[dict, bool]:
+    """Score candidates; returns ({layout: accuracy}, exhaustive). `excluded`: slots no
+    candidate reads (they hold NaN/Inf, see Sample.non_finite)."""
     scores: dict[tuple[int, ...], float] = {}
+    usable = [slot for slot in range(num_slots) if slot not in excluded]
 
     def run(layout: tuple[int, ...]) -> None:
         if layout not in scores:
@@ -83,9 +86,9 @@ def candidate_layouts(num_slots: int, num_aux: int, configured: Sequence[int],
 
     total = 1
     for i in range(num_aux):
-        total *= num_slots - i
+        total *= len(usable) - i
     if total <= EXHAUSTIVE_LIMIT:
-        for layout in itertools.permutations(range(num_slots), num_aux):
+        for layout in itertools.permutations(usable, num_aux):
             run(layout)
         return scores, True
     configured = tuple(configured)
@@ -94,7 +97,7 @@ def candidate_layouts(num_slots: int, num_aux: int, configured: Sequence[int],
     keep: list[list[int]] = []
     for position in range(num_aux):
         trial: dict[int, float] = {}
-        for slot in range(num_slots):
+        for slot in usable:
             layout = configured[:position] + (slot,) + configured[position + 1:]
             if len(set(layout)) == num_aux:
                 run(layout)
@@ -131,7 +134,8 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
           device: str = "cpu", extra_layouts: Sequence[Sequence[int]] = (),
           trained_layer_ids: Sequence[int] | None = None,
           trained_ids_assumed: bool = False, all_read: bool = False,
-          noted: bool | None = None) -> LayoutReport:
+          noted: bool | None = None,
+          excluded_slots: frozenset[int] = frozenset()) -> LayoutReport:
     """Rank layouts on `samples` (already in memory, all slots read).
 
     `extra_layouts` (slot tuples) are always scored, whatever the search prunes: the layout an
@@ -141,7 +145,8 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     the default for a config that names no ids, and the verdict says so. `all_read`: `samples`
     are every sample of the dump, so "probe more samples" cannot help. `noted`: the report
     will carry notes (the caller's and the draft's), so the verdict may point to them; None:
-    only the draft's loading notes are known to be there."""
+    only the draft's loading notes are known to be there. `excluded_slots`: slots holding
+    NaN/Inf, which no layout scored reads (`configured` must not hold any)."""
     num_aux = loaded.model.cfg.num_aux
     num_slots = samples[0].slots.shape[1]
     references: set[str] = set()
@@ -179,12 +184,13 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
         scored[(configured, not flags.norm_before_residual)] = flag_check["flipped_accuracy0"]
         if flag_check["ranked_with"] != flags.norm_before_residual:
             flags = replace(flags, norm_before_residual=flag_check["ranked_with"])
-    scores, exhaustive = candidate_layouts(num_slots, num_aux, configured, score)
+    scores, exhaustive = candidate_layouts(num_slots, num_aux, configured, score,
+                                           excluded_slots)
     final_check = None
     if not (untrained or unmapped or zeroed) and max(scores.values()) < FINAL_SLOT_CHECK_BELOW:
         final_check = final_slot_check(loaded, samples, configured, device,
                                        accuracy0=score(configured), flags=flags,
-                                       targets=targets)
+                                       targets=targets, excluded=excluded_slots)
     ranked_configured = configured
     if final_check is not None:
         # rank the layouts again against the targets of the slot that holds the final layer;
@@ -192,9 +198,11 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
         samples = [replace(s, final=s.slots[:, final_check["final_slot"]]) for s in samples]
         scored.clear()
         ranked_configured = tuple(final_check["layout"])
-        scores, exhaustive = candidate_layouts(num_slots, num_aux, ranked_configured, score)
+        scores, exhaustive = candidate_layouts(num_slots, num_aux, ranked_configured, score,
+                                               excluded_slots)
     for layout in [configured, ranked_configured, *map(tuple, extra_layouts)]:
-        if layout not in scores and len(set(layout)) == len(layout) == num_aux:
+        if layout not in scores and len(set(layout)) == len(layout) == num_aux \
+                and excluded_slots.isdisjoint(layout):
             scores[layout] = score(layout)
     ranked_layouts = sorted(scores, key=lambda layout: (-scores[layout],
                                                      layout != ranked_configured))
@@ -341,7 +349,8 @@ def final_slot_check(loaded: LoadedDraft, samples: Sequence[Sample],
                      configured: tuple[int, ...], device: str, *,
                      accuracy0: float | None = None,
                      flags: Any = None,
-                     targets: TargetCache | None = None) -> dict[str, Any] | None:
+                     targets: TargetCache | None = None,
+                     excluded: frozenset[int] = frozenset()) -> dict[str, Any] | None:
     """Which slot holds the target's final layer, when it is not the last one.
 
     speculators' loader feeds fc every slot but the last and takes the last as the verifier's
@@ -369,6 +378,8 @@ def final_slot_check(loaded: LoadedDraft, samples: Sequence[Sample],
     best = None
     for final in range(num_slots - 1):
         others = tuple(s for s in range(num_slots) if s != final)[:num_aux]
+        if final in excluded or not excluded.isdisjoint(others):
+            continue  # NaN/Inf there (Sample.non_finite): no reading of them scores
         moved = [replace(s, final=s.slots[:, final]) for s in samples]
         try:
             result = evaluate(loaded, moved, steps=1, flags=flags, layout_positions=others,

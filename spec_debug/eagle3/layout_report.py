@@ -61,6 +61,10 @@ class LayoutReport:
     # frequent target token ({"best_rows", "constant_rows", "rows", "target_id",
     # "initial_norms"}; see skill_check): the ranking is noise, no layout was judged
     no_skill: dict[str, Any] | None = None
+    # the slots holding the config's layer ids in a dump of every layer that does not name its
+    # slots (api._every_layer_layouts; the better-scoring numbering): `configured` is then
+    # only eval's guess of the first slots, and SD402 compares the best layout with these
+    config_slots: list[int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

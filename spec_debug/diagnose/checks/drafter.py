@@ -190,7 +190,11 @@ def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None 
     best = ranked[0]
     served_key = _key(served_layout) if served_layout is not None else None
     if served_key not in scores:
-        served_key = _key(result.get("configured")) if result.get("configured") is not None else None
+        # a dump of every layer that names no slots: `configured` is eval's guess of its first
+        # slots, the config's layer ids are `config_slots` (SD402 said "served layout
+        # [0, 1, 2]: 11.9%" of a draft the probe found fitting its config at slots 2, 4, 5)
+        configured = result.get("config_slots") or result.get("configured")
+        served_key = _key(configured) if configured is not None else None
     if served_key is None or served_key not in scores:
         return []
     served_acc, best_acc = scores[served_key], float(best["full_accuracy0"])
