@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 
+from spec_debug.eagle3.json_doc import json_document
 from spec_debug.errors import SpecDebugError
 
 
@@ -102,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                           "hint": "a spec-debug bug or an unchecked input; please report it",
                           "traceback": traceback.format_exc(limit=8)}))
         return 1
-    print(json.dumps(out))
+    print(json_document(out))
     return 0
 
 

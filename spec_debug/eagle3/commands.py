@@ -6,7 +6,6 @@ inside the commands, so the controller works without it until a drafter command 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -17,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from spec_debug.eagle3.json_doc import json_document
 from spec_debug.errors import SpecDebugError, UsageError, stop_reason
 
 drafter_app = typer.Typer(
@@ -172,7 +172,7 @@ def eval_command(
                 max_samples=max_samples, find_verifier=not no_verifier,
                 vocab_mapping=vocab_mapping, progress=progress)
     if as_json:
-        print(json.dumps(result, indent=2))
+        print(json_document(result, indent=2))
         return
     console.print(_per_position_table(result))
     # `tokens` (the JSON field) counts rows: after speculators' shift_batch a sample of T
@@ -249,7 +249,7 @@ def layout_command(
                                   max_samples=max_samples, served_layer_ids=served_ids,
                                   find_verifier=not no_verifier, vocab_mapping=vocab_mapping)
     if as_json:
-        print(json.dumps(report, indent=2))
+        print(json_document(report, indent=2))
         return
     table = Table(title=f"layouts ({report['candidates']} scored, "
                         f"{'exhaustive' if report['exhaustive'] else 'pruned'})")
@@ -295,7 +295,7 @@ def vocab_command(
         report = check_drafter_vocab(model, target, find_verifier=not no_verifier,
                                      vocab_mapping=vocab_mapping)
     if as_json:
-        print(json.dumps(report, indent=2))
+        print(json_document(report, indent=2))
     else:
         if report["target_source"] == "speculators_config.verifier":
             console.print(f"target vocab from {escape(report['target'])} (the verifier the "
