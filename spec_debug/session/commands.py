@@ -155,6 +155,11 @@ def distill_command(path: Path, output: Path | None, input_format: str | None = 
     if cut:
         typer.echo(f"left out {counted(len(cut), 'command')} longer than {MAX_COMMAND_CHARS} characters, kept only in "
                    f"part: {changes_text(cut, reason=False)}", err=True)
+    unclosed = select_commands(analysis, unclosed=True)
+    if unclosed:  # the shell failed it before it ran; the loader refuses it as a step
+        typer.echo(f"left out {counted(len(unclosed), 'command')} with a quote that never closes (the shell failed "
+                   f"{'it' if len(unclosed) == 1 else 'them'} before {'it' if len(unclosed) == 1 else 'they'} ran): "
+                   f"{changes_text(unclosed, reason=False)}", err=True)
     return 0
 
 

@@ -27,6 +27,7 @@ from spec_debug.counted import counted
 from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.errors import UsageError
 from spec_debug.playbook.pasted_characters import ascii_meant
+from spec_debug.playbook.shell_quotes import unclosed_quote
 from spec_debug.playbook.templating import CONTEXT_NAMES
 from spec_debug.probes.registry import get_probe
 from spec_debug.redact import MASK, is_secret_name, redact_text, secret_spans
@@ -99,6 +100,13 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     if not chosen and not launch_findings and not checked:
         changing = select_commands(analysis, keep_changes=True)
         cut = select_commands(analysis, cut=True)
+        unclosed = select_commands(analysis, unclosed=True)
+        if unclosed and not changing and not cut:
+            raise UsageError(f"nothing to distill: every command that led to a finding or a change of approach "
+                             f"opens a quote that never closes, so the shell failed it before it ran "
+                             f"({changes_text(unclosed, reason=False)})",
+                             hint="write the command the session meant, with its quotes closed, as a playbook "
+                                  "step by hand")
         if cut and not changing:
             raise UsageError(f"nothing to distill: every command that led to a finding or a change of approach is "
                              f"longer than {MAX_COMMAND_CHARS} characters, and only its start was kept "
@@ -616,10 +624,11 @@ def _with_var_notes(text: str, notes: dict[str, str]) -> str:
 
 
 def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: bool = False,
-                    stopped: bool = False) -> list[CommandRecord]:
+                    stopped: bool = False, unclosed: bool = False) -> list[CommandRecord]:
     """The commands that mattered and only read the host; ``keep_changes``: those that changed it;
     ``cut``: those too long to keep whole (:data:`~spec_debug.session.records.MAX_COMMAND_CHARS`);
-    ``stopped``: the benchmarks of a server the session started and stopped (stopped_servers)."""
+    ``stopped``: the benchmarks of a server the session started and stopped (stopped_servers);
+    ``unclosed``: those with a quote that never closes (quote_left_open)."""
     # A command matters by its output (a finding's evidence, a pivot's trigger: its result's seq)
     # or as a pivot's first step (its own seq). A finding at the seq of the call itself is the
     # words the agent wrote in the same message ("Throughput is 410 tok/s against 520", then
@@ -702,8 +711,19 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
         seen.add(key)
         if (changes_host(inner or cmd.command) is None) is keep_changes:
             continue
+        if not keep_changes and not stopped and quote_left_open(cmd) is not unclosed:
+            continue
         chosen.append(cmd)
     return chosen
+
+
+def quote_left_open(cmd: CommandRecord) -> bool:
+    """The command opens a quote that never closes (`python3 -c 'print(1)`, or inside the ssh
+    hop: `ssh gpu01 "cut -d' -f1 x"`): the shell failed it before it ran anything, and the
+    loader refuses such a `run:` (playbook/shell_quotes.py). Was: distill stopped with that
+    refusal and wrote no playbook at all."""
+    texts = {cmd.command, _remote_script(cmd) or cmd.inner or cmd.command}
+    return any(unclosed_quote(text) is not None for text in texts)
 
 
 def _loop_repeats(analysis: SessionAnalysis) -> dict[tuple[str, int], tuple[tuple, int | None]]:
@@ -1378,9 +1398,10 @@ def _reason(why: str) -> str:
     """The agent's reasoning as a reason: without the tool call it wrote out, the THOUGHT:
     header, markdown bold, and the cut-off words before its first whole sentence."""
     text = " ".join(why.split())
-    if len(text) >= _WHY_CUT and text[:1].islower():
+    # reasoning.why_text marks a start inside a sentence with "…"; a lower-case start is one too
+    if text.startswith("…") or (len(text) >= _WHY_CUT and text[:1].islower()):
         sentence = re.search(r"[.!?]\s+(?=[A-Z`*\"'(])", text)
-        text = text[sentence.end():] if sentence else "…" + text
+        text = text[sentence.end():] if sentence else text if text.startswith("…") else "…" + text
     text = _HEADER.sub("", _FENCE.sub(" ", text))
     # Codex heads each reasoning summary with a bold title ("**Checking the server log** I
     # suspect..."): the title is a sentence of its own, not the start of the next one; a summary

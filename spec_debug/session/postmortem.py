@@ -297,6 +297,15 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
             # one number of the report or a notes file alone (_impact's fallback to them) was no measurement
             how = "stated, not measured in the session" if stated else "measured once"
             line = f"Throughput{on} was {how}: {tput['after']:g} tok/s [msg {tput['after_seq']}]"
+            if tput["other_loads"] and not stated:
+                # read at two loads (a Decode batch log at one request, a benchmark of 256 at once):
+                # "measured once" alone hid the other reading, which is no before of this one
+                other = tput["other_loads"]
+                shown = ", ".join(f"{o['value']:g} tok/s [msg {o['seq']}]" for o in other[:3])
+                line = (f"Throughput{on} was measured once at the load of its last reading: {tput['after']:g} tok/s "
+                        f"[msg {tput['after_seq']}]; {counted(len(other), 'other reading')} "
+                        f"({shown}{', ...' if len(other) > 3 else ''}) {'was' if len(other) == 1 else 'were'} "
+                        f"at another batch size or load, so no before and after is told")
         elif tput["before"] == tput["after"]:  # "went from 95 tok/s to 95 tok/s" told no change as one
             said = (" as reported", " as measured") if tput["before_reported"] else \
                 (" first", " last") if tput["readings"] > 2 else ("", " again")
@@ -1417,8 +1426,13 @@ def _stale(a: SessionAnalysis, after: MetricRecord, since: int,
 def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord], reverts: Reverts,
                 memo: dict[tuple, Any]) -> dict[str, Any]:
     """The impact row of one metric's readings on one host: its first and last."""
+    other_loads: list[MetricRecord] = []
     if name == "throughput" and len(readings) > 1:
-        readings = _same_row(a, readings)
+        kept = _same_row(a, readings)
+        if len(kept) < len(readings):
+            ids = {id(m) for m in kept}
+            other_loads = [m for m in readings if id(m) not in ids]
+        readings = kept
     before, after = readings[0], readings[-1]
     unit, before_value, after_value = before.unit, before.value, after.value
     if before.unit != after.unit and {before.unit, after.unit} == {"ratio", "%"}:
@@ -1440,6 +1454,9 @@ def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord], rev
             # measurement, and the row said "— (measured once)" under a Summary that says
             # "Throughput was stated, not measured in the session"
             "stated": all(m.source != "output" for m in readings),
+            # the host's readings at another batch size, model or load (_same_row): not compared
+            # with these, and no "measured once" where the host was read at two loads
+            "other_loads": [{"value": m.value, "seq": m.seq} for m in other_loads],
             "reverted_seq": undone[1].seq if undone else None,
             "reverted_change": f"{_change(a, undone[0])} [msg {undone[0].seq}]" if undone else ""}
 

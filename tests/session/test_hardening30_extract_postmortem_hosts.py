@@ -14,7 +14,8 @@ from spec_debug.session.postmortem import postmortem_view, render_postmortem
 from tests.session.incident_story import _bench, _decode_lines, _Writer
 
 FIX = "ssh root@{} \"sed -i 's/--speculative-num-steps 1 /--speculative-num-steps 3 /' /root/launch_eagle3.sh\""
-BENCH = "ssh root@{} 'python -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 64'"
+# one request at a time, as the Decode batch lines (#running-req: 1) it is compared with
+BENCH = "ssh root@{} 'python -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 64 --max-concurrency 1'"
 
 
 def _two_hosts(tmp_path):

@@ -21,7 +21,7 @@ def _log(path: Path, after: str) -> None:
         "root@h100-07:~# tail -n 2 /var/log/sglang/server.log\n" + "\n".join(_DECODE.format(i=i) for i in (1, 5)) + "\n"
         "root@h100-07:~# pkill -f sglang.launch_server\n"
         f"root@h100-07:~# nohup {_LAUNCH.format(steps=3)} > /var/log/sglang/server.log 2>&1 &\n[1] 48213\n"
-        "root@h100-07:~# python3 -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 50\n"
+        "root@h100-07:~# python3 -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 50 --max-concurrency 1\n"
         "============ Serving Benchmark Result ============\n"
         f"Output token throughput (tok/s):         {after}\n"
         "==================================================\n", encoding="utf-8")

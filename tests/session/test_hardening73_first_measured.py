@@ -30,7 +30,9 @@ def test_the_first_reading_of_another_load_is_the_first_measured(tmp_path: Path)
     analysis = _analysis(tmp_path, ("--request-rate 1", "60.5"), ("--request-rate 8", "140.2"))
     view = postmortem_view(analysis)
     assert view["detection"] == ["Reported by the user [msg 0].", "First measured throughput: 60.5 tok/s [msg 2]."]
-    assert "Throughput was measured once: 140.2 tok/s [msg 4]." in view["summary"]  # (hardening 66, as it was)
+    # (hardening 66; round 74 names the other load's reading, was "measured once: 140.2 tok/s [msg 4].")
+    assert ("Throughput was measured once at the load of its last reading: 140.2 tok/s [msg 4]; 1 other reading "
+            "(60.5 tok/s [msg 2]) was at another batch size or load, so no before and after is told.") in view["summary"]
     md = render_postmortem(analysis, "md")
     assert "- First measured throughput: 60.5 tok/s [[msg 2]](#msg-2).\n" in md
     assert '<a id="msg-2"></a>' in md  # the link has its supporting entry
