@@ -1341,6 +1341,12 @@ class _SessionState:
             exit_code = 0  # Claude Code reports a non-zero exit as is_error + "Exit code N"
         # Scanned with the event's own exit code: with a known status, 0 and None read the same.
         found = x.errors
+        if exit_code is not None and fmt == "text" and record is not None and record.command in ("exit", "logout"):
+            # script(1)'s closing status on an `exit` typed with no n: the shell left with the
+            # status of the command before it (bash(1), exit), which no prompt showed
+            self._status_before(record, exit_code, st, info)
+            exit_code = None
+            found = tuple(e for e in found if e.kind != "exit_code")
         stopped = False
         logged_by: CommandRecord | None = None  # a background job whose log file this output shows
         if exit_code in (None, 0) and not ev.is_error and record is not None and "$" in record.command \
@@ -1775,6 +1781,20 @@ class _SessionState:
         status = typed_echo_status(record.inner, output or "")
         if status is None:
             return
+        self._status_of(prev, status, st, info)
+
+    def _status_before(self, record: CommandRecord, status: int, st: _Agent, info: AgentInfo) -> None:
+        """``status``, that the shell left with at ``record`` (a bare ``exit``), is the status of
+        the command typed before it in the same shell, where that has none."""
+        if len(st.commands_typed) < 2 or st.commands_typed[1] is not record:
+            return
+        prev = st.commands_typed[0]
+        if prev.exit_code is None:
+            self._status_of(prev, status, st, info)
+
+    def _status_of(self, prev: CommandRecord, status: int, st: _Agent, info: AgentInfo) -> None:
+        """``prev`` ended with ``status``, which the log gives after its output: the status, and
+        the failure it makes or undoes."""
         prev.exit_code = status
         if prev.exit_code == 0 and prev.is_error and st.gave_up_typed is prev:
             return  # `pip install x | tail -1`: the 0 is tail's, pip's last words say it failed

@@ -1718,6 +1718,7 @@ class _State:
         self.exit_code: int | None = None
         """Exit status of the open call, when the log states it apart from the output."""
         self.failed_shown = False
+        self.left_by_exit = False  # left_with: the status is the shell's, the `exit` did not fail
         """The prompt after the open call showed that it failed, not its status (:data:`_FAILED_PROMPT`)."""
         self.marked_statuses: dict[int, int] = {}
         """Line -> the exit status the shell's command-finished mark on it gave the command before
@@ -1857,7 +1858,7 @@ class _State:
                 code = self.exit_code
             yield self._event(kind, role, self.body_line, text=text, timestamp=self.body_timestamp,
                               call_id=self.call_id if kind == "tool_result" else None, exit_code=code,
-                              is_error=code not in (None, 0) or (code is None and kind == "tool_result" and self.failed_shown))
+                              is_error=code not in (None, 0) and not self.left_by_exit or (code is None and kind == "tool_result" and self.failed_shown))
         self.body = []
         self.body_chars = 0
         self.tail.clear()
@@ -2413,6 +2414,12 @@ class _State:
             return
         if self.call_id == self.script_call:
             self.exit_code = code
+        elif self.script_call is None and self.exit_code is None and not self.logins.stack \
+                and 0 < code < 128 and self.open_command.strip() in ("exit", "logout"):
+            # `exit` typed with no n at the last prompt: the status is the last command's, as at
+            # Ctrl-D; the analysis gives it back to the command before the `exit` (was: no status)
+            self.exit_code = code
+            self.left_by_exit = True
         elif self.script_call is None and self.exit_code is None and not self.logins.stack \
                 and ((rows := self._last_rows()) and _left_at_eof(rows)
                      or 0 < code < 128 and rows and rows[-1].rstrip()[-1:] in ("$", "#", "%", ">")
