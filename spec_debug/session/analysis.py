@@ -472,6 +472,17 @@ def analyze_source(source: SessionSource) -> SourcePart:
         state.feed(event)
     state.finish()
     tree.finish()
+    main = tree.agents.get(MAIN_AGENT)
+    if main is not None and not main.events and len(tree.agents) > 1:
+        # no trunk read (a sub-agent's file read as a session of its own: its trunk gone, or the
+        # file named alone): "main" is left out of agents[], so an agent it would have spawned is
+        # a root (was "parent": "main", an agent not in the list), and the file read is that
+        # agent's own (was "file": null)
+        for a in tree.agents.values():
+            if a.parent == MAIN_AGENT:
+                a.parent = None
+                if a.file is None and main.file is not None and source.path.name.startswith(f"agent-{a.id}."):
+                    a.file = main.file
     part.agents.extend(a.as_dict(source.id) for a in tree.agents.values()
                        if a.id != MAIN_AGENT or a.events or len(tree.agents) == 1)
     read = stats.as_dict()
