@@ -1800,7 +1800,10 @@ class _SessionState:
         if len(st.commands_typed) < 2 or st.commands_typed[1] is not record:
             return
         prev = st.commands_typed[0]
-        if prev.exit_code is None:
+        # typed in the same shell: not the last of an ssh login's commands (`exit` there, then
+        # here: the status is ssh's, that of the login), though a one-shot `ssh gpu02 cmd` is
+        if prev.exit_code is None and prev.command not in ("exit", "logout") \
+                and ((prev.host or "").lower() == (record.host or "").lower() or prev.inner != prev.command):
             self._status_of(prev, status, st, info)
 
     def _status_of(self, prev: CommandRecord, status: int, st: _Agent, info: AgentInfo) -> None:
