@@ -2154,7 +2154,9 @@ class _SessionState:
         """Note a server the agent starts; True for a command that stops one it started: a test
         server beside the one under investigation (`--port 30001`), benchmarked and killed. Cleaning
         up after an attempt is no change of approach: what the agent does next is."""
-        host = (target.host if target is not None else None) or ev.host
+        # an ssh to a host no word names (`ssh $h` in a for loop) ran on no host we know: not
+        # the prompt's (as its command record has it, shell.Target.unnamed)
+        host = (target.host or (None if target.unnamed else ev.host)) if target is not None else ev.host
         host = host.lower() if host else None
         inner = (target.inner if target is not None else None) or ev.command
         if category == "launch_server":
@@ -2216,7 +2218,7 @@ class _SessionState:
                             ev.timestamp, trig.command)
         self._keep(self.kept["pivots"], pivot)
         if ev.agent == MAIN_AGENT and errors is not None:
-            host = (target.host if target is not None else None) or ev.host
+            host = (target.host or (None if target.unnamed else ev.host)) if target is not None else ev.host
             self.phases.pivot_at_call(ev.seq, title, trig.seq, ev.timestamp, category, host,
                                       bool(ev.command), errors, check)
         elif ev.agent == MAIN_AGENT:
