@@ -1067,8 +1067,17 @@ def _displayed(lines: Iterator[tuple[int, str, str | None]], columns: int | None
         if "\x1b[?" in line and _SCREEN_SWITCH.search(line):
             *before, line = _SCREEN_SWITCH.split(line)
             for part in before:  # (what is blank there, a mode switch's, is no line)
-                yield from (shown for shown in _displayed_line(lineno, part, timestamp) if shown[1])
+                for row in _SCREEN_ROW.split(part) if "\x1b[" in part else (part,):
+                    yield from (shown for shown in _displayed_line(lineno, row, timestamp) if shown[1])
         yield from _displayed_line(lineno, line, timestamp, width)
+
+
+_SCREEN_ROW = re.compile(r"\x1b\[\d+(?:;\d+)?[Hf]|\x1b\[\d+d")
+"""A full-screen program's move to a row it names (ctlseqs: CUP ``CSI row ; col H``, HVP ``f``,
+VPA ``CSI row d``): ncurses paints ``watch``'s screen so, with no newline between its rows
+(procps watch 4.0.2 under util-linux script 2.38.1: ``...2026\x1b[3;1Hline one\r\x1b[4dNVIDIA-SMI
+has failed ...``). Read as one line, the rows were joined: the title row, then what the command
+printed, and an error in it no line of its own."""
 
 
 def _displayed_line(lineno: int, line: str, timestamp: str | None,
