@@ -472,6 +472,17 @@ def analyze_source(source: SessionSource) -> SourcePart:
         state.feed(event)
     state.finish()
     tree.finish()
+    main = tree.agents.get(MAIN_AGENT)
+    if main is not None and not main.events and len(tree.agents) > 1:
+        # no trunk read (a sub-agent's file read as a session of its own: its trunk gone, or the
+        # file named alone): "main" is left out of agents[], so an agent it would have spawned is
+        # a root (was "parent": "main", an agent not in the list), and the file read is that
+        # agent's own (was "file": null)
+        for a in tree.agents.values():
+            if a.parent == MAIN_AGENT:
+                a.parent = None
+                if a.file is None and main.file is not None and source.path.name.startswith(f"agent-{a.id}."):
+                    a.file = main.file
     part.agents.extend(a.as_dict(source.id) for a in tree.agents.values()
                        if a.id != MAIN_AGENT or a.events or len(tree.agents) == 1)
     read = stats.as_dict()
@@ -1341,6 +1352,12 @@ class _SessionState:
             exit_code = 0  # Claude Code reports a non-zero exit as is_error + "Exit code N"
         # Scanned with the event's own exit code: with a known status, 0 and None read the same.
         found = x.errors
+        if exit_code is not None and fmt == "text" and record is not None and record.command in ("exit", "logout"):
+            # script(1)'s closing status on an `exit` typed with no n: the shell left with the
+            # status of the command before it (bash(1), exit), which no prompt showed
+            self._status_before(record, exit_code, st, info)
+            exit_code = None
+            found = tuple(e for e in found if e.kind != "exit_code")
         stopped = False
         logged_by: CommandRecord | None = None  # a background job whose log file this output shows
         if exit_code in (None, 0) and not ev.is_error and record is not None and "$" in record.command \
@@ -1775,6 +1792,23 @@ class _SessionState:
         status = typed_echo_status(record.inner, output or "")
         if status is None:
             return
+        self._status_of(prev, status, st, info)
+
+    def _status_before(self, record: CommandRecord, status: int, st: _Agent, info: AgentInfo) -> None:
+        """``status``, that the shell left with at ``record`` (a bare ``exit``), is the status of
+        the command typed before it in the same shell, where that has none."""
+        if len(st.commands_typed) < 2 or st.commands_typed[1] is not record:
+            return
+        prev = st.commands_typed[0]
+        # typed in the same shell: not the last of an ssh login's commands (`exit` there, then
+        # here: the status is ssh's, that of the login), though a one-shot `ssh gpu02 cmd` is
+        if prev.exit_code is None and prev.command not in ("exit", "logout") \
+                and ((prev.host or "").lower() == (record.host or "").lower() or prev.inner != prev.command):
+            self._status_of(prev, status, st, info)
+
+    def _status_of(self, prev: CommandRecord, status: int, st: _Agent, info: AgentInfo) -> None:
+        """``prev`` ended with ``status``, which the log gives after its output: the status, and
+        the failure it makes or undoes."""
         prev.exit_code = status
         if prev.exit_code == 0 and prev.is_error and st.gave_up_typed is prev:
             return  # `pip install x | tail -1`: the 0 is tail's, pip's last words say it failed
@@ -2120,7 +2154,9 @@ class _SessionState:
         """Note a server the agent starts; True for a command that stops one it started: a test
         server beside the one under investigation (`--port 30001`), benchmarked and killed. Cleaning
         up after an attempt is no change of approach: what the agent does next is."""
-        host = (target.host if target is not None else None) or ev.host
+        # an ssh to a host no word names (`ssh $h` in a for loop) ran on no host we know: not
+        # the prompt's (as its command record has it, shell.Target.unnamed)
+        host = (target.host or (None if target.unnamed else ev.host)) if target is not None else ev.host
         host = host.lower() if host else None
         inner = (target.inner if target is not None else None) or ev.command
         if category == "launch_server":
@@ -2182,7 +2218,7 @@ class _SessionState:
                             ev.timestamp, trig.command)
         self._keep(self.kept["pivots"], pivot)
         if ev.agent == MAIN_AGENT and errors is not None:
-            host = (target.host if target is not None else None) or ev.host
+            host = (target.host or (None if target.unnamed else ev.host)) if target is not None else ev.host
             self.phases.pivot_at_call(ev.seq, title, trig.seq, ev.timestamp, category, host,
                                       bool(ev.command), errors, check)
         elif ev.agent == MAIN_AGENT:

@@ -63,6 +63,8 @@ def typed_echo_status(command: str, output: str) -> int | None:
     (:data:`TYPED_STATUS_ECHO`, its output the number alone) or one with words around it,
     ``echo "status: $?"``, ``echo rc=$?``, its output that line with the number in it (bash(1),
     Special Parameters: ``?``, the most recent foreground pipeline's status)."""
+    if "+ " in output:
+        output = _untraced(output)
     if TYPED_STATUS_ECHO.match(command):
         status = output.strip()
         return int(status) if status.isdigit() and len(status) <= 3 else None
@@ -74,6 +76,17 @@ def typed_echo_status(command: str, output: str) -> int | None:
         return None  # more than the echo, '$?' not expanded, a command substitution's output
     # (bash's `echo "rc=$status"` prints "rc=": no number, no status)
     return _printed_status(command, m, output, _TYPED_STATUS_VAR)
+
+
+def _untraced(output: str) -> str:
+    """``output`` without the lines bash's xtrace wrote into it (``set -x``: "+ echo 1", the
+    command as it ran, before its output; "++ ..." of a PROMPT_COMMAND after it): each begins
+    with PS4, "+ " by default, its first character repeated for each level of indirection
+    (bash(1), SHELL VARIABLES, PS4)."""
+    return "\n".join(line for line in output.split("\n") if not _XTRACE_LINE.match(line))
+
+
+_XTRACE_LINE = re.compile(r"\++ ")
 
 
 def _printed_status(command: str, m: re.Match, output: str, status_var: re.Pattern = _STATUS_VAR) -> int | None:

@@ -82,11 +82,13 @@ def _tree(doc: dict) -> list[tuple]:
     return sorted((a["session"], a["id"], a["parent"], a["spawned_by"], a["status"]) for a in doc["agents"])
 
 
+# a top agent of the folder is a root: no trunk was read, so no "main" is in agents[] (was
+# "parent": "main", hardening74 agent_file_alone_root)
 EXPECTED_TREE = [
-    ("agent-a1b2c3d4e5f60001", "a1b2c3d4e5f60001", "main", None, "completed"),
+    ("agent-a1b2c3d4e5f60001", "a1b2c3d4e5f60001", None, None, "completed"),
     ("agent-a1b2c3d4e5f60001", "a1b2c3d4e5f60002", "a1b2c3d4e5f60001", "toolu_01Nest", "completed"),
     ("agent-a1b2c3d4e5f60001", "a1b2c3d4e5f60003", "a1b2c3d4e5f60002", "toolu_01Deep", "failed"),
-    ("agent-a1b2c3d4e5f60009", "a1b2c3d4e5f60009", "main", None, "failed"),
+    ("agent-a1b2c3d4e5f60009", "a1b2c3d4e5f60009", None, None, "failed"),
 ]
 EXPECTED_COMMANDS = [
     ("agent-a1b2c3d4e5f60001", "a1b2c3d4e5f60003", "nvidia-smi", 9),
@@ -121,7 +123,7 @@ def test_a_sub_agent_file_named_alone_brings_the_agents_it_started(tmp_path: Pat
     named = _project(tmp_path) / SESSION / "subagents" / "agent-a1b2c3d4e5f60002.jsonl"
     doc = analyze_path(named).to_json()
     assert _tree(doc) == [
-        ("agent-a1b2c3d4e5f60002", "a1b2c3d4e5f60002", "main", None, "completed"),
+        ("agent-a1b2c3d4e5f60002", "a1b2c3d4e5f60002", None, None, "completed"),
         ("agent-a1b2c3d4e5f60002", "a1b2c3d4e5f60003", "a1b2c3d4e5f60002", "toolu_01Deep", "failed"),
     ]
     assert _commands(doc) == [("agent-a1b2c3d4e5f60002", "a1b2c3d4e5f60003", "nvidia-smi", 9)]

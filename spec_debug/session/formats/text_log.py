@@ -1067,8 +1067,17 @@ def _displayed(lines: Iterator[tuple[int, str, str | None]], columns: int | None
         if "\x1b[?" in line and _SCREEN_SWITCH.search(line):
             *before, line = _SCREEN_SWITCH.split(line)
             for part in before:  # (what is blank there, a mode switch's, is no line)
-                yield from (shown for shown in _displayed_line(lineno, part, timestamp) if shown[1])
+                for row in _SCREEN_ROW.split(part) if "\x1b[" in part else (part,):
+                    yield from (shown for shown in _displayed_line(lineno, row, timestamp) if shown[1])
         yield from _displayed_line(lineno, line, timestamp, width)
+
+
+_SCREEN_ROW = re.compile(r"\x1b\[\d+(?:;\d+)?[Hf]|\x1b\[\d+d")
+"""A full-screen program's move to a row it names (ctlseqs: CUP ``CSI row ; col H``, HVP ``f``,
+VPA ``CSI row d``): ncurses paints ``watch``'s screen so, with no newline between its rows
+(procps watch 4.0.2 under util-linux script 2.38.1: ``...2026\x1b[3;1Hline one\r\x1b[4dNVIDIA-SMI
+has failed ...``). Read as one line, the rows were joined: the title row, then what the command
+printed, and an error in it no line of its own."""
 
 
 def _displayed_line(lineno: int, line: str, timestamp: str | None,
@@ -1718,6 +1727,7 @@ class _State:
         self.exit_code: int | None = None
         """Exit status of the open call, when the log states it apart from the output."""
         self.failed_shown = False
+        self.left_by_exit = False  # left_with: the status is the shell's, the `exit` did not fail
         """The prompt after the open call showed that it failed, not its status (:data:`_FAILED_PROMPT`)."""
         self.marked_statuses: dict[int, int] = {}
         """Line -> the exit status the shell's command-finished mark on it gave the command before
@@ -1857,7 +1867,7 @@ class _State:
                 code = self.exit_code
             yield self._event(kind, role, self.body_line, text=text, timestamp=self.body_timestamp,
                               call_id=self.call_id if kind == "tool_result" else None, exit_code=code,
-                              is_error=code not in (None, 0) or (code is None and kind == "tool_result" and self.failed_shown))
+                              is_error=code not in (None, 0) and not self.left_by_exit or (code is None and kind == "tool_result" and self.failed_shown))
         self.body = []
         self.body_chars = 0
         self.tail.clear()
@@ -2413,6 +2423,12 @@ class _State:
             return
         if self.call_id == self.script_call:
             self.exit_code = code
+        elif self.script_call is None and self.exit_code is None and not self.logins.stack \
+                and 0 < code < 128 and self.open_command.strip() in ("exit", "logout"):
+            # `exit` typed with no n at the last prompt: the status is the last command's, as at
+            # Ctrl-D; the analysis gives it back to the command before the `exit` (was: no status)
+            self.exit_code = code
+            self.left_by_exit = True
         elif self.script_call is None and self.exit_code is None and not self.logins.stack \
                 and ((rows := self._last_rows()) and _left_at_eof(rows)
                      or 0 < code < 128 and rows and rows[-1].rstrip()[-1:] in ("$", "#", "%", ">")
