@@ -9,6 +9,7 @@ import shlex
 
 from spec_debug.errors import UsageError
 from spec_debug.runner.ssh_config_keywords import did_you_mean, known_keyword
+from spec_debug.runner.ssh_config_values import VALUES_CHECKED_AS_READ
 from spec_debug.runner.ssh_env import _pattern_matches
 from spec_debug.runner.ssh_target import BAD_PORT_HINT, a2port
 from spec_debug.session.shell import SSH_VALUE_FLAGS
@@ -140,6 +141,23 @@ def _refuse_unknown_keyword(key: str, option: str, options: dict[str, str], sour
                      hint=f"ssh(1) refuses it too; fix the keyword in {text!r}")
 
 
+def _refuse_bad_value(key: str, rest: str, option: str, source: str) -> None:
+    """`-o BatchMode=maybe`, `-o ConnectTimeout=10sec`, `-o StrictHostKeyChecking=maybe`: a value
+    ssh(1) refuses as it reads the option ("command-line line 0: unsupported option", "invalid
+    time value"), before it connects, whichever value wins (readconf.c checks each). It was
+    checked only where the host was looked up, at connect time, and said as "ssh config:
+    BatchMode 'maybe' is not yes or no", naming neither the inventory, its line nor the
+    variable, once for every host of the group."""
+    check = VALUES_CHECKED_AS_READ.get(key.lower())
+    if check is None or not rest:
+        return
+    try:
+        check(rest.split()[0], key)
+    except UsageError as exc:
+        raise UsageError(f"{source}: -o {option}: {exc.message.removeprefix('ssh config: ')}",
+                         hint=exc.hint or "ssh(1) refuses it too; fix the value") from None
+
+
 def parse_ssh_args(text: str, *, source: str = "ssh arguments", after: dict[str, str] | None = None) -> dict[str, str]:
     """`-o ProxyCommand="ssh -W %h:%p bastion" -J jump -p 2222` -> ssh_config keywords and values.
 
@@ -218,6 +236,7 @@ def _take_value(flag: str, value: str, options: dict[str, str], source: str, tex
             raise UsageError(f"{source}: -o {value}: Bad port {rest.strip()!r}", hint=BAD_PORT_HINT)
         if keyword in ("ciphers", "macs") and rest.strip():
             _refuse_unknown_algorithms(keyword, rest.strip(), source, text)
+        _refuse_bad_value(key, rest.strip(), value, source)
         if key and rest.strip():
             merge_option(options, keyword, rest.strip())
     elif flag == "p" and "port" not in options and a2port(value) is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
+from typing import Callable
 
 import paramiko
 
@@ -275,3 +276,18 @@ def _number(value: str | None, key: str, default: int) -> int:
         raise UsageError(f"ssh config: {key} {value!r}: integer value {refusal}",
                          hint="ssh(1) refuses it too; write a whole number (0 or more)")
     return int(value.strip())
+
+
+# Values ssh(1) checks on every line, in any block, as it reads them (openssh-portable: readconf.c,
+# parse_flag, parse_multistate, parse_time: "unsupported option", "invalid time value" before
+# it looks at *activep), by the reader that takes them here when a host is looked up; on its
+# command line too (`-o BatchMode=maybe`: "command-line line 0: unsupported option").
+VALUES_CHECKED_AS_READ: dict[str, Callable[[str, str], object]] = {
+    "batchmode": _flag,
+    "identitiesonly": _flag,
+    "hashknownhosts": _flag,
+    "stricthostkeychecking": lambda value, _keyword: _strict_host_key_checking(value),
+    "addressfamily": lambda value, _keyword: _address_family(value),
+    "connecttimeout": lambda value, keyword: _seconds(value, keyword, 0.0),
+    "serveraliveinterval": lambda value, keyword: _seconds(value, keyword, 0.0),
+}
