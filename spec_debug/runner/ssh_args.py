@@ -231,6 +231,12 @@ def _take_value(flag: str, value: str, options: dict[str, str], source: str, tex
         key, rest = _keyword_and_value(value)
         keyword = key.lower()
         _refuse_unknown_keyword(key, value, options, source, text)
+        if key and not rest.strip():
+            # readconf.c, process_config_line_depth: every keyword needs a value ("command-line
+            # line 0: no argument after keyword \"user\""), before ssh(1) connects. `-o User=`
+            # (a variable that rendered empty) was dropped, and the login went as the local user.
+            raise UsageError(f"{source}: -o {value}: no argument after keyword {keyword!r}",
+                             hint=f"ssh(1) refuses it too; give {key} a value, or drop it from {text!r}")
         if keyword == "port" and rest.strip() and a2port(rest.strip()) is None:
             # readconf.c, oPort checks every -o Port, set or not: "command-line line 0: Bad port"
             raise UsageError(f"{source}: -o {value}: Bad port {rest.strip()!r}", hint=BAD_PORT_HINT)
