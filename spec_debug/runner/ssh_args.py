@@ -11,7 +11,7 @@ from spec_debug.errors import UsageError
 from spec_debug.runner.ssh_config_keywords import did_you_mean, known_keyword
 from spec_debug.runner.ssh_config_values import VALUES_CHECKED_AS_READ
 from spec_debug.runner.ssh_env import _pattern_matches
-from spec_debug.runner.ssh_target import BAD_PORT_HINT, a2port
+from spec_debug.runner.ssh_target import BAD_PORT_HINT, a2port, parse_proxy_jump
 from spec_debug.session.shell import SSH_VALUE_FLAGS
 
 
@@ -158,6 +158,19 @@ def _refuse_bad_value(key: str, rest: str, option: str, source: str) -> None:
                          hint=exc.hint or "ssh(1) refuses it too; fix the value") from None
 
 
+def _refuse_bad_jump(option: str, hops: str, source: str, text: str) -> None:
+    """`-J user@:22`, `-o ProxyJump=bastion:99999`: a jump ssh(1) cannot parse stops it before it
+    connects ("Invalid -J argument", "command-line line 0: Invalid ProxyJump"; openssh-portable:
+    ssh.c, main, case 'J'; readconf.c, oProxyJump: parse_jump checks every hop). It was refused
+    only when the host was looked up, at connect time, as "ProxyJump 'user@:22': cannot parse
+    host", naming neither the inventory nor its line, once for every host of the group."""
+    try:
+        parse_proxy_jump(hops)
+    except UsageError as exc:
+        raise UsageError(f"{source}: {option}: {exc.message.removeprefix(f'ProxyJump {hops!r}: ')}",
+                         hint=f"ssh(1) refuses it too; {exc.hint or 'fix the jump host'} (in {text!r})") from None
+
+
 def parse_ssh_args(text: str, *, source: str = "ssh arguments", after: dict[str, str] | None = None) -> dict[str, str]:
     """`-o ProxyCommand="ssh -W %h:%p bastion" -J jump -p 2222` -> ssh_config keywords and values.
 
@@ -243,6 +256,8 @@ def _take_value(flag: str, value: str, options: dict[str, str], source: str, tex
         if keyword in ("ciphers", "macs") and rest.strip():
             _refuse_unknown_algorithms(keyword, rest.strip(), source, text)
         _refuse_bad_value(key, rest.strip(), value, source)
+        if keyword == "proxyjump":
+            _refuse_bad_jump(f"-o {value}", rest.strip(), source, text)
         if key and rest.strip():
             merge_option(options, keyword, rest.strip())
     elif flag == "p" and "port" not in options and a2port(value) is None:
@@ -264,6 +279,9 @@ def _take_value(flag: str, value: str, options: dict[str, str], source: str, tex
         raise UsageError(f"{source}: -J {value}: Cannot specify -J with ProxyCommand (given before it: "
                          f"{options['proxycommand']!r})",
                          hint="ssh(1) refuses it too; keep one way to the host: drop the -o ProxyCommand or the -J")
+    elif flag == "J":
+        _refuse_bad_jump(f"-J {value}", value, source, text)
+        options.setdefault("proxyjump", value)
     elif flag == "i":
         added_up(options, "identityfile", value)
     elif flag in _SSH_FLAG_LAST_WINS:
