@@ -3,13 +3,12 @@ what Ansible inventories put in ansible_ssh_args, ansible_ssh_common_args and an
 
 from __future__ import annotations
 
-import itertools
 import re
 import shlex
 
 from spec_debug.errors import UsageError
 from spec_debug.runner.ssh_config_keywords import did_you_mean, known_keyword
-from spec_debug.runner.ssh_config_values import VALUES_CHECKED_AS_READ
+from spec_debug.runner.ssh_config_values import OPENSSH_CIPHERS, OPENSSH_MACS, VALUES_CHECKED_AS_READ, unknown_algorithm
 from spec_debug.runner.ssh_env import _pattern_matches
 from spec_debug.runner.ssh_target import BAD_PORT_HINT, a2port, parse_proxy_jump
 from spec_debug.session.shell import SSH_VALUE_FLAGS
@@ -61,55 +60,23 @@ _SSH_FLAG_KEYWORDS = {"J": "proxyjump", "l": "user", "p": "port", "i": "identity
 # and `-S` (the master's ControlPath) went unread likewise.
 _SSH_FLAG_LAST_WINS = {"b": "bindaddress", "B": "bindinterface", "c": "ciphers", "m": "macs", "S": "controlpath"}
 
-# The cipher and MAC names ssh(1) takes (`ssh -Q cipher`, `ssh -Q mac` of OpenSSH 9.2; the lists
-# of openssh-portable cipher.c and mac.c less the internal `none`). ssh(1) checks every name of
-# `-c`, `-m`, `-o Ciphers` and `-o MACs` against them before it connects (ssh.c, main, case 'c'
-# and 'm': "Unknown cipher type '...'", "Unknown mac type '...'"; readconf.c, oCiphers and oMacs:
-# "Bad SSH2 cipher spec '...'", unless the list starts with `-`), names only, no patterns.
-_OPENSSH_CIPHERS = frozenset((
-    "3des-cbc aes128-cbc aes192-cbc aes256-cbc aes128-ctr aes192-ctr aes256-ctr "
-    "aes128-gcm@openssh.com aes256-gcm@openssh.com chacha20-poly1305@openssh.com").split())
-_OPENSSH_MACS = frozenset((
-    "hmac-sha1 hmac-sha1-96 hmac-sha2-256 hmac-sha2-512 hmac-md5 hmac-md5-96 umac-64@openssh.com "
-    "umac-128@openssh.com hmac-sha1-etm@openssh.com hmac-sha1-96-etm@openssh.com hmac-sha2-256-etm@openssh.com "
-    "hmac-sha2-512-etm@openssh.com hmac-md5-etm@openssh.com hmac-md5-96-etm@openssh.com umac-64-etm@openssh.com "
-    "umac-128-etm@openssh.com").split())
-
-
-def _unknown_algorithm(names: str, known: frozenset[str]) -> str | None:
-    """The first name of the comma-separated `names` that ssh(1) does not know, as its
-    ciphers_valid and mac_valid read them (each name up to the first empty one; nothing at all
-    is refused); None when all are known."""
-    parts = names.split(",")
-    if not parts[0]:
-        return names
-    for name in itertools.takewhile(bool, parts):
-        if name not in known:
-            return name
-    return None
-
-
 def _refuse_unknown_algorithms(flag: str, value: str, source: str, text: str) -> None:
-    """`-c`/`-m` (flag "c"/"m") or `-o Ciphers=`/`-o MACs=` (flag "ciphers"/"macs") with a name
-    ssh(1) does not know: ssh(1) stops before it connects, so Ansible reports the host
-    unreachable. A `-c aes128-gcm` (the name is aes128-gcm@openssh.com) in an inventory was read,
-    and every host of it failed at connect time with "ssh config: Ciphers ... leaves no
-    algorithm", naming neither the inventory nor its line; `-c aes128-ctr,aes128-gcm` dropped the
-    unknown name and connected where ssh(1) refuses."""
-    cipher = flag in ("c", "ciphers")
-    if flag in ("ciphers", "macs") and value.startswith("-"):
-        return  # a list to take away may name anything, patterns too (readconf.c)
-    names = value[1:] if value[:1] in "+^" and flag != "m" else value
-    unknown = _unknown_algorithm(names, _OPENSSH_CIPHERS if cipher else _OPENSSH_MACS)
+    """`-c CIPHERS` / `-m MACS` (flag "c"/"m") with a name ssh(1) does not know: ssh(1) stops
+    before it connects ("Unknown cipher type '...'": ssh.c, main, case 'c' and 'm'; `-c` may
+    start with `+` or `^`, `-m` with nothing), so Ansible reports the host unreachable. A `-c
+    aes128-gcm` (the name is aes128-gcm@openssh.com) in an inventory was read, and every host of
+    it failed at connect time with "ssh config: Ciphers ... leaves no algorithm", naming neither
+    the inventory nor its line; `-c aes128-ctr,aes128-gcm` dropped the unknown name and
+    connected where ssh(1) refuses. (`-o Ciphers=`, `-o MACs=`: VALUES_CHECKED_AS_READ.)"""
+    cipher = flag == "c"
+    names = value[1:] if value[:1] in "+^" and cipher else value
+    unknown = unknown_algorithm(names, OPENSSH_CIPHERS if cipher else OPENSSH_MACS)
     if unknown is None:
         return
-    what = "cipher" if cipher else "MAC"
-    said = (f"-{flag} {value}: Unknown {what.lower()} type {value!r}" if len(flag) == 1
-            else f"-o {'Ciphers' if cipher else 'MACs'}={value}: Bad SSH2 {what} spec {value!r}")
     because = "" if unknown == names else f" ({unknown!r} is not one)"
-    raise UsageError(f"{source}: {said}{because}",
+    raise UsageError(f"{source}: -{flag} {value}: Unknown {'cipher' if cipher else 'mac'} type {value!r}{because}",
                      hint=f"ssh(1) refuses it too; `ssh -Q {'cipher' if cipher else 'mac'}` lists the names it takes "
-                          f"({'no patterns, no +/^/- before them' if flag == 'm' else 'no patterns'}): fix it in {text!r}")
+                          f"({'no patterns' if cipher else 'no patterns, no +/^/- before them'}): fix it in {text!r}")
 
 
 # ssh(1) ends an option's keyword at the first blank or `=`, and skips one `=` with the blanks
@@ -253,8 +220,6 @@ def _take_value(flag: str, value: str, options: dict[str, str], source: str, tex
         if keyword == "port" and rest.strip() and a2port(rest.strip()) is None:
             # readconf.c, oPort checks every -o Port, set or not: "command-line line 0: Bad port"
             raise UsageError(f"{source}: -o {value}: Bad port {rest.strip()!r}", hint=BAD_PORT_HINT)
-        if keyword in ("ciphers", "macs") and rest.strip():
-            _refuse_unknown_algorithms(keyword, rest.strip(), source, text)
         _refuse_bad_value(key, rest.strip(), value, source)
         if keyword == "proxyjump":
             _refuse_bad_jump(f"-o {value}", rest.strip(), source, text)
