@@ -7,7 +7,7 @@ import re
 import shlex
 
 from spec_debug.errors import UsageError
-from spec_debug.runner.ssh_config_keywords import did_you_mean, known_keyword
+from spec_debug.runner.ssh_config_keywords import _INTEGER_KEYWORDS, _integer_refusal, did_you_mean, known_keyword
 from spec_debug.runner.ssh_config_values import OPENSSH_CIPHERS, OPENSSH_MACS, VALUES_CHECKED_AS_READ, unknown_algorithm
 from spec_debug.runner.ssh_env import _pattern_matches
 from spec_debug.runner.ssh_target import BAD_PORT_HINT, a2port, parse_proxy_jump
@@ -115,6 +115,12 @@ def _refuse_bad_value(key: str, rest: str, option: str, source: str) -> None:
     checked only where the host was looked up, at connect time, and said as "ssh config:
     BatchMode 'maybe' is not yes or no", naming neither the inventory, its line nor the
     variable, once for every host of the group."""
+    if key.lower() in _INTEGER_KEYWORDS and rest:
+        # readconf.c, parse_int: `-o ServerAliveCountMax=three` -> "integer value invalid"
+        refusal = _integer_refusal(rest.split()[0])
+        if refusal is not None:
+            raise UsageError(f"{source}: -o {option}: {key} {rest.split()[0]!r}: integer value {refusal}",
+                             hint="ssh(1) refuses it too; write a whole number (0 or more)")
     check = VALUES_CHECKED_AS_READ.get(key.lower())
     if check is None or not rest:
         return
