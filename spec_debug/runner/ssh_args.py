@@ -7,9 +7,10 @@ import re
 import shlex
 
 from spec_debug.errors import UsageError
-from spec_debug.runner.ssh_config_keywords import did_you_mean, known_keyword
+from spec_debug.runner.ssh_config_keywords import _INTEGER_KEYWORDS, _integer_refusal, did_you_mean, known_keyword
+from spec_debug.runner.ssh_config_values import OPENSSH_CIPHERS, OPENSSH_MACS, VALUES_CHECKED_AS_READ, unknown_algorithm
 from spec_debug.runner.ssh_env import _pattern_matches
-from spec_debug.runner.ssh_target import BAD_PORT_HINT, a2port
+from spec_debug.runner.ssh_target import BAD_PORT_HINT, a2port, parse_proxy_jump
 from spec_debug.session.shell import SSH_VALUE_FLAGS
 
 
@@ -59,6 +60,24 @@ _SSH_FLAG_KEYWORDS = {"J": "proxyjump", "l": "user", "p": "port", "i": "identity
 # and `-S` (the master's ControlPath) went unread likewise.
 _SSH_FLAG_LAST_WINS = {"b": "bindaddress", "B": "bindinterface", "c": "ciphers", "m": "macs", "S": "controlpath"}
 
+def _refuse_unknown_algorithms(flag: str, value: str, source: str, text: str) -> None:
+    """`-c CIPHERS` / `-m MACS` (flag "c"/"m") with a name ssh(1) does not know: ssh(1) stops
+    before it connects ("Unknown cipher type '...'": ssh.c, main, case 'c' and 'm'; `-c` may
+    start with `+` or `^`, `-m` with nothing), so Ansible reports the host unreachable. A `-c
+    aes128-gcm` (the name is aes128-gcm@openssh.com) in an inventory was read, and every host of
+    it failed at connect time with "ssh config: Ciphers ... leaves no algorithm", naming neither
+    the inventory nor its line; `-c aes128-ctr,aes128-gcm` dropped the unknown name and
+    connected where ssh(1) refuses. (`-o Ciphers=`, `-o MACs=`: VALUES_CHECKED_AS_READ.)"""
+    cipher = flag == "c"
+    names = value[1:] if value[:1] in "+^" and cipher else value
+    unknown = unknown_algorithm(names, OPENSSH_CIPHERS if cipher else OPENSSH_MACS)
+    if unknown is None:
+        return
+    because = "" if unknown == names else f" ({unknown!r} is not one)"
+    raise UsageError(f"{source}: -{flag} {value}: Unknown {'cipher' if cipher else 'mac'} type {value!r}{because}",
+                     hint=f"ssh(1) refuses it too; `ssh -Q {'cipher' if cipher else 'mac'}` lists the names it takes "
+                          f"({'no patterns' if cipher else 'no patterns, no +/^/- before them'}): fix it in {text!r}")
+
 
 # ssh(1) ends an option's keyword at the first blank or `=`, and skips one `=` with the blanks
 # around it (openssh-portable: misc.c, strdelim_internal).
@@ -87,6 +106,42 @@ def _refuse_unknown_keyword(key: str, option: str, options: dict[str, str], sour
         return
     raise UsageError(f"{source}: -o {option}: Bad configuration option: {key}{did_you_mean(key)}",
                      hint=f"ssh(1) refuses it too; fix the keyword in {text!r}")
+
+
+def _refuse_bad_value(key: str, rest: str, option: str, source: str) -> None:
+    """`-o BatchMode=maybe`, `-o ConnectTimeout=10sec`, `-o StrictHostKeyChecking=maybe`: a value
+    ssh(1) refuses as it reads the option ("command-line line 0: unsupported option", "invalid
+    time value"), before it connects, whichever value wins (readconf.c checks each). It was
+    checked only where the host was looked up, at connect time, and said as "ssh config:
+    BatchMode 'maybe' is not yes or no", naming neither the inventory, its line nor the
+    variable, once for every host of the group."""
+    if key.lower() in _INTEGER_KEYWORDS and rest:
+        # readconf.c, parse_int: `-o ServerAliveCountMax=three` -> "integer value invalid"
+        refusal = _integer_refusal(rest.split()[0])
+        if refusal is not None:
+            raise UsageError(f"{source}: -o {option}: {key} {rest.split()[0]!r}: integer value {refusal}",
+                             hint="ssh(1) refuses it too; write a whole number (0 or more)")
+    check = VALUES_CHECKED_AS_READ.get(key.lower())
+    if check is None or not rest:
+        return
+    try:
+        check(rest.split()[0], key)
+    except UsageError as exc:
+        raise UsageError(f"{source}: -o {option}: {exc.message.removeprefix('ssh config: ')}",
+                         hint=exc.hint or "ssh(1) refuses it too; fix the value") from None
+
+
+def _refuse_bad_jump(option: str, hops: str, source: str, text: str) -> None:
+    """`-J user@:22`, `-o ProxyJump=bastion:99999`: a jump ssh(1) cannot parse stops it before it
+    connects ("Invalid -J argument", "command-line line 0: Invalid ProxyJump"; openssh-portable:
+    ssh.c, main, case 'J'; readconf.c, oProxyJump: parse_jump checks every hop). It was refused
+    only when the host was looked up, at connect time, as "ProxyJump 'user@:22': cannot parse
+    host", naming neither the inventory nor its line, once for every host of the group."""
+    try:
+        parse_proxy_jump(hops)
+    except UsageError as exc:
+        raise UsageError(f"{source}: {option}: {exc.message.removeprefix(f'ProxyJump {hops!r}: ')}",
+                         hint=f"ssh(1) refuses it too; {exc.hint or 'fix the jump host'} (in {text!r})") from None
 
 
 def parse_ssh_args(text: str, *, source: str = "ssh arguments", after: dict[str, str] | None = None) -> dict[str, str]:
@@ -162,9 +217,18 @@ def _take_value(flag: str, value: str, options: dict[str, str], source: str, tex
         key, rest = _keyword_and_value(value)
         keyword = key.lower()
         _refuse_unknown_keyword(key, value, options, source, text)
+        if key and not rest.strip():
+            # readconf.c, process_config_line_depth: every keyword needs a value ("command-line
+            # line 0: no argument after keyword \"user\""), before ssh(1) connects. `-o User=`
+            # (a variable that rendered empty) was dropped, and the login went as the local user.
+            raise UsageError(f"{source}: -o {value}: no argument after keyword {keyword!r}",
+                             hint=f"ssh(1) refuses it too; give {key} a value, or drop it from {text!r}")
         if keyword == "port" and rest.strip() and a2port(rest.strip()) is None:
             # readconf.c, oPort checks every -o Port, set or not: "command-line line 0: Bad port"
             raise UsageError(f"{source}: -o {value}: Bad port {rest.strip()!r}", hint=BAD_PORT_HINT)
+        _refuse_bad_value(key, rest.strip(), value, source)
+        if keyword == "proxyjump":
+            _refuse_bad_jump(f"-o {value}", rest.strip(), source, text)
         if key and rest.strip():
             merge_option(options, keyword, rest.strip())
     elif flag == "p" and "port" not in options and a2port(value) is None:
@@ -186,9 +250,14 @@ def _take_value(flag: str, value: str, options: dict[str, str], source: str, tex
         raise UsageError(f"{source}: -J {value}: Cannot specify -J with ProxyCommand (given before it: "
                          f"{options['proxycommand']!r})",
                          hint="ssh(1) refuses it too; keep one way to the host: drop the -o ProxyCommand or the -J")
+    elif flag == "J":
+        _refuse_bad_jump(f"-J {value}", value, source, text)
+        options.setdefault("proxyjump", value)
     elif flag == "i":
         added_up(options, "identityfile", value)
     elif flag in _SSH_FLAG_LAST_WINS:
+        if flag in "cm":
+            _refuse_unknown_algorithms(flag, value, source, text)
         options[_SSH_FLAG_LAST_WINS[flag]] = value
     elif flag in _SSH_FLAG_KEYWORDS:
         options.setdefault(_SSH_FLAG_KEYWORDS[flag], value)

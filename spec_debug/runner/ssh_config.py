@@ -57,7 +57,6 @@ import re
 import shlex
 import stat
 from pathlib import Path
-from typing import Callable
 
 import paramiko
 
@@ -73,6 +72,7 @@ from spec_debug.runner.ssh_config_keywords import (
 )
 from spec_debug.runner.ssh_config_modes import opens, refuse_if_others_can_write
 from spec_debug.runner.ssh_config_values import (
+    VALUES_CHECKED_AS_READ,
     _add_keys_to_agent,
     _address_family,
     _bind_address,
@@ -366,26 +366,12 @@ def _check_line(line: str, path: Path, number: int, ignored_unknown: list[str]) 
         _check_value(match.group(2), words[0], f"{path} line {number}")
 
 
-# Values ssh(1) checks on every line, in any block, as it reads them (openssh-portable: readconf.c,
-# parse_flag, parse_multistate, parse_time: "unsupported option", "invalid time value" before
-# it looks at *activep), by the reader that takes them here when a host is looked up.
-_VALUES_CHECKED_IN_EVERY_BLOCK: dict[str, Callable[[str, str], object]] = {
-    "batchmode": _flag,
-    "identitiesonly": _flag,
-    "hashknownhosts": _flag,
-    "stricthostkeychecking": lambda value, _keyword: _strict_host_key_checking(value),
-    "addressfamily": lambda value, _keyword: _address_family(value),
-    "connecttimeout": lambda value, keyword: _seconds(value, keyword, 0.0),
-    "serveraliveinterval": lambda value, keyword: _seconds(value, keyword, 0.0),
-}
-
-
 def _check_value(keyword: str, value: str, where: str) -> None:
     """Refuse a value ssh(1) refuses, naming the file and line. `StrictHostKeyChecking maybe`
     under the host looked up stopped the run without them ("ssh config: StrictHostKeyChecking
     'maybe' is not a value ssh(1) knows"), and under another host's block passed, where `ssh`
     refuses the whole file."""
-    check = _VALUES_CHECKED_IN_EVERY_BLOCK.get(keyword.lower())
+    check = VALUES_CHECKED_AS_READ.get(keyword.lower())
     if check is None:
         return
     try:

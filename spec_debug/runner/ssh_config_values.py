@@ -4,8 +4,10 @@ AddKeysToAgent and the login methods (openssh-portable: readconf.c, misc.c)."""
 from __future__ import annotations
 
 import ipaddress
+import itertools
 import os
 import re
+from typing import Callable
 
 import paramiko
 
@@ -275,3 +277,64 @@ def _number(value: str | None, key: str, default: int) -> int:
         raise UsageError(f"ssh config: {key} {value!r}: integer value {refusal}",
                          hint="ssh(1) refuses it too; write a whole number (0 or more)")
     return int(value.strip())
+
+
+# The cipher and MAC names ssh(1) takes (`ssh -Q cipher`, `ssh -Q mac` of OpenSSH 9.2; the lists
+# of openssh-portable cipher.c and mac.c less the internal `none`). ssh(1) checks every name of
+# `-c`, `-m`, `-o Ciphers` and `-o MACs` against them before it connects (ssh.c, main, case 'c'
+# and 'm': "Unknown cipher type '...'", "Unknown mac type '...'"; readconf.c, oCiphers and oMacs:
+# "Bad SSH2 cipher spec '...'", unless the list starts with `-`), names only, no patterns.
+OPENSSH_CIPHERS = frozenset((
+    "3des-cbc aes128-cbc aes192-cbc aes256-cbc aes128-ctr aes192-ctr aes256-ctr "
+    "aes128-gcm@openssh.com aes256-gcm@openssh.com chacha20-poly1305@openssh.com").split())
+OPENSSH_MACS = frozenset((
+    "hmac-sha1 hmac-sha1-96 hmac-sha2-256 hmac-sha2-512 hmac-md5 hmac-md5-96 umac-64@openssh.com "
+    "umac-128@openssh.com hmac-sha1-etm@openssh.com hmac-sha1-96-etm@openssh.com hmac-sha2-256-etm@openssh.com "
+    "hmac-sha2-512-etm@openssh.com hmac-md5-etm@openssh.com hmac-md5-96-etm@openssh.com umac-64-etm@openssh.com "
+    "umac-128-etm@openssh.com").split())
+
+
+def unknown_algorithm(names: str, known: frozenset[str]) -> str | None:
+    """The first name of the comma-separated `names` that ssh(1) does not know, as its
+    ciphers_valid and mac_valid read them (each name up to the first empty one; nothing at all
+    is refused); None when all are known."""
+    parts = names.split(",")
+    if not parts[0]:
+        return names
+    for name in itertools.takewhile(bool, parts):
+        if name not in known:
+            return name
+    return None
+
+
+def _algorithm_list(value: str, keyword: str) -> None:
+    """Ciphers or MACs as ssh(1) checks them on reading (readconf.c, oCiphers, oMacs): a list
+    to take away (`-...`) may name anything; else, after one `+` or `^`, each name must be one
+    ssh(1) knows. Checked only at connect time, `Ciphers aes128-gcm` failed there as "leaves no
+    algorithm" with no file or line, and `Ciphers aes128-ctr,aes128-gcm` was used without its
+    unknown name where ssh(1) refuses the whole file."""
+    if value.startswith("-"):
+        return
+    cipher = keyword.lower() == "ciphers"
+    names = value[1:] if value[:1] in "+^" else value
+    if unknown_algorithm(names, OPENSSH_CIPHERS if cipher else OPENSSH_MACS) is not None:
+        raise UsageError(f"ssh config: Bad SSH2 {'cipher' if cipher else 'MAC'} spec {value!r}",
+                         hint=f"ssh(1) refuses it too; `ssh -Q {'cipher' if cipher else 'mac'}` lists the names it takes "
+                              "(no patterns)")
+
+
+# Values ssh(1) checks on every line, in any block, as it reads them (openssh-portable: readconf.c,
+# parse_flag, parse_multistate, parse_time: "unsupported option", "invalid time value" before
+# it looks at *activep), by the reader that takes them here when a host is looked up; on its
+# command line too (`-o BatchMode=maybe`: "command-line line 0: unsupported option").
+VALUES_CHECKED_AS_READ: dict[str, Callable[[str, str], object]] = {
+    "batchmode": _flag,
+    "identitiesonly": _flag,
+    "hashknownhosts": _flag,
+    "stricthostkeychecking": lambda value, _keyword: _strict_host_key_checking(value),
+    "addressfamily": lambda value, _keyword: _address_family(value),
+    "connecttimeout": lambda value, keyword: _seconds(value, keyword, 0.0),
+    "serveraliveinterval": lambda value, keyword: _seconds(value, keyword, 0.0),
+    "ciphers": _algorithm_list,
+    "macs": _algorithm_list,
+}

@@ -29,8 +29,9 @@ from tests.sshd_fixture import ClientSetup, SshServer
 def test_an_integer_option_ssh_refuses_is_refused(option: str, refusal: str, client: ClientSetup, sshd: SshServer,
                                                    tmp_path: Path) -> None:
     inventory = write_inventory(tmp_path, sshd, client.key, f"        ansible_ssh_common_args: '-o {option}'\n")
-    [spec] = resolve_hosts(["gpu01"], [], inventory, None)
     with pytest.raises(SpecDebugError) as refused:
+        # refused as the inventory's ssh arguments are read (round 74), before any connect
+        [spec] = resolve_hosts(["gpu01"], [], inventory, None)
         with open_transport(spec, client.options()):
             pass
     assert refusal in str(refused.value)

@@ -24,8 +24,9 @@ from tests.sshd_fixture import ClientSetup, SshServer
                                     "ConnectTimeout=3551w", "ConnectTimeout=2147483647s1s"])
 def test_a_time_past_int_max_is_refused(option: str, client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
     inventory = write_inventory(tmp_path, sshd, client.key, f"        ansible_ssh_common_args: '-o {option}'\n")
-    [spec] = resolve_hosts(["gpu01"], [], inventory, None)
     with pytest.raises(SpecDebugError) as refused:
+        # refused as the inventory's ssh arguments are read (round 74), before any connect
+        [spec] = resolve_hosts(["gpu01"], [], inventory, None)
         with open_transport(spec, client.options()):
             pass
     assert "is not a time" in str(refused.value) and option.split("=")[1] in str(refused.value)
