@@ -99,10 +99,30 @@ def known_keyword(keyword: str) -> bool:
     return keyword.lower() in _OPENSSH_KEYWORDS or keyword.lower() in _VENDOR_KEYWORDS
 
 
+# The names readconf.c keeps only to warn about or ignore (oDeprecated, oUnsupported, oIgnore) and
+# those later releases dropped: known, so a config holding one is read, but never suggested. The
+# closest name to `Cipherz` was `cipher` (SSH-1's, ignored since 7.6), where the user meant
+# `Ciphers`.
+_NOT_SUGGESTED = frozenset("""
+protocol cipher fallbacktorsh globalknownhostsfile2 rhostsauthentication userknownhostsfile2
+useroaming usersh useprivilegedport afstokenpassing kerberosauthentication kerberostgtpassing
+rsaauthentication rhostsrsaauthentication compressionlevel hostbasedalgorithms
+zeroknowledgepasswordauthentication
+""".split())
+_SUGGESTED = sorted(_OPENSSH_KEYWORDS - _NOT_SUGGESTED)
+
+
 def did_you_mean(keyword: str) -> str:
-    """` (did you mean identityfile?)` for a misspelt keyword close to a known one, else ""."""
-    close = difflib.get_close_matches(keyword.lower(), sorted(_OPENSSH_KEYWORDS), n=1, cutoff=0.75)
+    """` (did you mean identityfile?)` for a misspelt keyword close to a known one that ssh(1)
+    still acts on, else ""."""
+    close = difflib.get_close_matches(keyword.lower(), _SUGGESTED, n=1, cutoff=0.75)
     return f" (did you mean {close[0]}?)" if close else ""
+
+
+def near_known(keyword: str) -> bool:
+    """Whether the keyword is a near miss of one ssh(1) knows, deprecated ones included: a typo
+    every ssh(1) refuses (`UseRoamingX`), not a newer or vendor keyword."""
+    return bool(difflib.get_close_matches(keyword.lower(), _OPENSSH_KEYWORDS, n=1, cutoff=0.75))
 
 
 _WARNED: set[str] = set()
@@ -148,7 +168,7 @@ def check_config_line(line: str, words: list[str] | None, path: Path, number: in
         if any(_pattern_matches(keyword, pattern.lower()) for pattern in ignored_unknown):
             return
         close = did_you_mean(keyword)
-        if not close:
+        if not close and not near_known(keyword):
             # A keyword of an OpenSSH newer than our table, or of a vendor build: the user's own
             # ssh(1) may well read this file, and refusing it would stop every host of the run.
             # It is passed over with a warning; a near miss of a known keyword (Hostnam) is a
