@@ -170,7 +170,9 @@ def register(app: typer.Typer) -> None:
         except SpecDebugError as exc:
             fail(exc)
         try:
-            console.print("Walk through what each step checked: spec-debug explain perf_regression")
+            # one line, as the verdict: in a 60-column pane "perf_regression" went on a line of
+            # its own, and the command copied from the first line was `spec-debug explain`
+            console.print("Walk through what each step checked: spec-debug explain perf_regression", soft_wrap=True)
         except (OSError, ValueError):
             pass  # the terminal went away (demo_command): the exit code still tells
         raise typer.Exit(code)

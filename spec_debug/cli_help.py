@@ -8,6 +8,12 @@ help column lost its end behind "…". At 80 columns `run --help` showed
 the help needs whole. The texts and names are given overflow "fold": a word wider than its cell
 goes on at the start of the next line, as the types column already does.
 
+Typer 0.29 (typer/core.py, TyperOption.display_type_rich) also writes a type after every option
+in the rich help, `<bool>` after a flag: `--json <bool>`, `--step <bool>`, `--help <bool>` read as
+options that want a value (`--json true`), which click refuses ("Got unexpected extra argument").
+A flag (and a counted flag, `-vv`) takes no value, so it shows no type, as click's own help and
+Typer's plain-text help (TyperOption.get_help_record) write it.
+
 rich_utils is imported only when help or an error is shown (~100 ms of imports), so the
 texts are changed the first time a help page is formatted, not at start.
 """
@@ -65,8 +71,22 @@ def _folding_first(format_help):
     return format_help_folded
 
 
+def _no_type_for_flags(display_type_rich):
+    def display_type_unless_flag(self, ctx):
+        if getattr(self, "is_flag", False) or getattr(self, "count", False):
+            return None
+        return display_type_rich(self, ctx)
+
+    display_type_unless_flag._spec_debug_flags = True
+    return display_type_unless_flag
+
+
 def install() -> None:
     """Hook the help of every Typer command and group of this process (class attributes only)."""
+    option = getattr(typer.core, "TyperOption", None)
+    shown = getattr(option, "display_type_rich", None)  # a Typer before 0.29 writes no such type
+    if shown is not None and not getattr(shown, "_spec_debug_flags", False):
+        option.display_type_rich = _no_type_for_flags(shown)
     for cls in (typer.core.TyperCommand, typer.core.TyperGroup):
         if not getattr(cls.format_help, "_spec_debug_folds", False):
             cls.format_help = _folding_first(cls.format_help)

@@ -309,6 +309,8 @@ class ConsoleReporter(Reporter):
             # Stopped while connecting (Ctrl-C, SIGTERM at a stalled sshd): no step line names
             # the host, and the run ended on a bare "ABORTED: 0 error(s)".
             # A fleet stopped at once (200 hosts, 16 at a time) names a few, then counts.
+            # Not folded, as the error line above: in a CI log "step-through" then "prompt" on a
+            # line of its own, and a grep for the host's line found half of it.
             self._aborted_unstarted += 1
             if self._aborted_unstarted <= _NAMED_ABORTED:
                 reason = host.error.removesuffix(f"; {NOT_STARTED}")
@@ -316,14 +318,14 @@ class ConsoleReporter(Reporter):
                     # Queued behind --forks: run.json's error says why and that it never began
                     # ("<reason>; not started: the run was stopped before this host's turn"), and
                     # "aborted before its first step: <that>" said it a third time.
-                    self._print(f"[yellow]host {escape(host.name)} not started:[/] {_shown(reason)} before its turn")
+                    self._print(f"[yellow]host {escape(host.name)} not started:[/] {_shown(reason)} before its turn", soft_wrap=True)
                 else:
-                    self._print(f"[yellow]host {escape(host.name)} aborted before its first step:[/] {_shown(host.error)}")
+                    self._print(f"[yellow]host {escape(host.name)} aborted before its first step:[/] {_shown(host.error)}", soft_wrap=True)
         elif host.status == "aborted" and host.error and not self._step_said_stop(host.name):
             # Stopped between two steps (Ctrl-C at a later host's --step prompt): it had run a
             # step, so was not "before its first", and no step line said it was stopped; the
             # run ended on "ABORTED: 0 error(s)" naming no host.
-            self._print(f"[yellow]host {escape(host.name)} aborted before its next step:[/] {_shown(host.error)}")
+            self._print(f"[yellow]host {escape(host.name)} aborted before its next step:[/] {_shown(host.error)}", soft_wrap=True)
 
     def _step_said_stop(self, host: str) -> bool:
         """Whether a line already says the stop: a step the signal stopped while it ran

@@ -271,6 +271,6 @@ def _say_result(console: Any, result: DemoResult, errors: list, healthy: bool, a
                           soft_wrap=True)
     if not healthy and not aborted and nothing:
         # nothing of the incident was seen: the fixed configuration has nothing to be compared with
-        console.print("See the incident's findings: spec-debug demo (or demo --step, answering r)")
+        console.print("See the incident's findings: spec-debug demo (or demo --step, answering r)", soft_wrap=True)
     elif not healthy and not aborted:
-        console.print("Now run the fixed configuration: spec-debug demo --healthy")
+        console.print("Now run the fixed configuration: spec-debug demo --healthy", soft_wrap=True)

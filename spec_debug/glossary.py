@@ -581,7 +581,27 @@ def close_concepts(text: str, n: int = 3) -> list[str]:
         name = _INDEX[match].name
         if name not in names:
             names.append(name)
+    # a question typed in words; two ("d2t extra") keep their hints, my_tree_check is a file name
+    if not names and " " in text.strip() and key.count(" ") >= 2:
+        names = _concepts_inside(key)
     return names[:n]
+
+
+def _concepts_inside(key: str) -> list[str]:
+    """The concepts whose name or alias stands whole among the words of a phrase: `explain
+    'EAGLE-3 drafter'`, `'the d2t map'`, `'what is d2t'` were too long for any spelling to be near,
+    and got the list of playbooks alone. Longest alias first (`vocab map` over `d2t`)."""
+    words = key.split(" ")
+    found: list[tuple[int, str]] = []
+    for alias, concept in _INDEX.items():
+        size = alias.count(" ") + 1
+        if size < len(words) and any(words[i:i + size] == alias.split(" ") for i in range(len(words) - size + 1)):
+            found.append((len(alias), concept.name))
+    names: list[str] = []
+    for _, name in sorted(found, key=lambda item: -item[0]):
+        if name not in names:
+            names.append(name)
+    return names
 
 
 def closest_spelling(key: str) -> float:

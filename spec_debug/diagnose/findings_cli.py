@@ -21,8 +21,9 @@ from spec_debug.diagnose.catalog import (
 _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
-# How people paste a code: "[SD201]" from a log line, "SD-201", "sd 201", "201".
-_PASTED = re.compile(r"^[\s\[(`'\"]*(?:SD)?[\s_-]*(\d{3})[\s\])`'\".:,]*$", re.IGNORECASE)
+# How people paste a code: "[SD201]" from a log line, "SD-201", "sd 201", "201", "#SD201" as a
+# chat message or an issue tags it (refused before: "unknown finding code '#SD201'").
+_PASTED = re.compile(r"^[\s\[(`'\"#]*(?:SD)?[\s_-]*(\d{3})[\s\])`'\".:,]*$", re.IGNORECASE)
 
 
 def normalize_code(code: str) -> str:
@@ -34,7 +35,7 @@ def normalize_code(code: str) -> str:
 # as pasted from a report's list. Each piece must look like a code; what lies between them only
 # separators, so "sd 201" (one code, spaced) stays one code.
 _ONE_CODE = re.compile(r"SD[\s_-]*\d{3}\b|\b\d{3}\b", re.IGNORECASE)
-_BETWEEN_CODES = re.compile(r"^(?:[\s,;/|&+\[\]()`'\".:]|\band\b)*$", re.IGNORECASE)
+_BETWEEN_CODES = re.compile(r"^(?:[\s,;/|&+\[\]()`'\".:#]|\band\b)*$", re.IGNORECASE)
 
 
 def several_codes(text: str) -> list[str]:

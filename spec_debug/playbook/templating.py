@@ -8,6 +8,7 @@ from remote output must never become shell code); `{{ x | raw }}` opts out on pu
 from __future__ import annotations
 
 import difflib
+import json
 import re
 import shlex
 from dataclasses import dataclass
@@ -40,6 +41,16 @@ def _as_text(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, (list, tuple, dict)):
+        # A list or mapping var in a command was Python's repr: `--speculative-config {{ spec }}`
+        # gave vLLM {'method': 'eagle3', 'num_speculative_tokens': 3}, which its json.loads
+        # refuses, `{{ layers }}` ['2', '16'] with True/None inside. JSON, as --var takes them
+        # (`--var 'layers=[2, 16]'`) and as `| tojson` writes them; one shell word, quoted.
+        try:
+            # default=str: a YAML date is its text; a fact that is None refuses, as it does bare
+            return json.dumps(value, ensure_ascii=False, default=str)
+        except (TypeError, ValueError):  # a key JSON has no form for (a tuple), a cycle
+            return str(value)
     return str(value)
 
 

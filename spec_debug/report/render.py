@@ -126,11 +126,24 @@ def md_code_span(value: Any) -> str:
 def fact_shown(value: Any, limit: int) -> str:
     """A fact's value as the reports' facts tables show it: at most ``limit`` characters, and
     then how many more (a captured server command line cut at 200 with no mark read as the whole
-    of it); the empty text as "" (a code span of nothing showed two backticks in report.md)."""
-    text = screen_text(str(value))
+    of it); the empty text as "" (a code span of nothing showed two backticks in report.md).
+
+    A value that is no text is written as run.json writes it: a fact captured from JSON showed
+    Python's words (`{"ready": true, "draft": null}` read `True` and `None`, a list `['a', 'b']`),
+    which neither the host's output nor run.json nor a playbook's `that:` (`is none`) says."""
+    text = screen_text(value if isinstance(value, str) else _as_json(value))
     if not text:
         return '""'
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit} characters more in run.json)"
+
+
+def _as_json(value: Any) -> str:
+    if value is None or isinstance(value, (bool, list, tuple, dict)):
+        try:
+            return json.dumps(value, ensure_ascii=False, default=str)
+        except (TypeError, ValueError):  # a key JSON has no form for, a cycle
+            pass
+    return str(value)
 
 
 def safe_href(value: Any) -> str | None:

@@ -80,6 +80,20 @@ def _attempts_said(target: SSHTarget, after: str = " after") -> str:
     return f"{after} {target.connection_attempts} attempts (ConnectionAttempts {target.connection_attempts})"
 
 
+# What a newcomer types for "this machine" with no sshd on it. `--host LOCAL` (run's own word
+# in capitals) was looked up in DNS ("cannot resolve host name 'local'") and `--host localhost`
+# was "connection refused by localhost:22", neither naming `--host local`, which runs the
+# playbook here without ssh.
+_THIS_MACHINE = frozenset({"local", "localhost", "127.0.0.1", "::1"})
+
+
+def _this_machine_hint(target: SSHTarget, hint: str) -> str:
+    if target.alias.lower() not in _THIS_MACHINE or target.port != 22:
+        return hint
+    said = "to run on this machine without ssh: `--host local`" + (" (lower case)" if target.alias.lower() == "local" else "")
+    return f"{hint} {said[0].upper()}{said[1:]}" if hint.endswith("?") else f"{hint}; {said}"
+
+
 def _tcp_connect(target: SSHTarget) -> socket.socket:
     where = target.address
     try:
@@ -93,7 +107,7 @@ def _tcp_connect(target: SSHTarget) -> socket.socket:
     except socket.gaierror as exc:
         raise HostUnreachableError(
             f"{target.alias}: cannot resolve host name {quoted_host_name(target.hostname)} ({exc.strerror})",
-            hint="check the name, or its HostName in your ssh config",
+            hint=_this_machine_hint(target, "check the name, or its HostName in your ssh config"),
         ) from None
     except (socket.timeout, TimeoutError):
         raise HostUnreachableError(
@@ -103,7 +117,7 @@ def _tcp_connect(target: SSHTarget) -> socket.socket:
     except ConnectionRefusedError:
         raise HostUnreachableError(
             f"{target.alias}: connection refused by {where}{_attempts_said(target)}",
-            hint="is sshd running and listening on that port?",
+            hint=_this_machine_hint(target, "is sshd running and listening on that port?"),
         ) from None
     except OSError as exc:
         reason = exc.strerror or errno.errorcode.get(exc.errno or 0, str(exc))
