@@ -42,6 +42,15 @@ _DECODER = json.JSONDecoder()
 sniffing, so the reader does those two steps itself and skips the per-line sniff."""
 
 
+def _drain_long_line(raw: bytes, readline) -> int:
+    """Read past the rest of an over-long line whose first bytes are raw; the bytes read."""
+    read = 0
+    while raw and not raw.endswith(b"\n"):
+        raw = readline(_CHUNK)
+        read += len(raw)
+    return read
+
+
 def iter_lines(path: Path, stats: ReadStats, max_bytes: int | None = None,
                span: tuple[int, int] | None = None) -> Iterator[tuple[int, bytes | None]]:
     """Yield ``(line_number, raw_line)``; ``raw_line`` is None for a line longer than
@@ -77,10 +86,7 @@ def iter_lines(path: Path, stats: ReadStats, max_bytes: int | None = None,
             lineno += 1
             stats.lines += 1
             if len(raw) > max_bytes:
-                # Drain the rest of the over-long line without keeping it.
-                while raw and not raw.endswith(b"\n"):
-                    raw = readline(_CHUNK)
-                    pos += len(raw)
+                pos += _drain_long_line(raw, readline)  # without keeping it
                 stats.too_long += 1
                 yield lineno, None  # keeps its place in the numbering
                 continue
@@ -231,10 +237,7 @@ def iter_json_records(path: Path, stats: ReadStats,
             lineno += 1
             stats.lines += 1
             if len(raw) > max_bytes:
-                # Drain the rest of the over-long line without keeping it (iter_lines).
-                while raw and not raw.endswith(b"\n"):
-                    raw = readline(_CHUNK)
-                    pos += len(raw)
+                pos += _drain_long_line(raw, readline)  # without keeping it (as iter_lines)
                 stats.too_long += 1
                 index += 1
                 stats.records += 1
