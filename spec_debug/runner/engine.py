@@ -787,6 +787,10 @@ class Run:
         self, step: Step, host: str, transport: Transport, command: str, context: dict[str, Any], facts: dict[str, Any]
     ) -> tuple[StepRecord, list[Finding]]:
         started_at = utc_now()
+        # The step's duration is its wall time, the retry_delay waits included: a poll of
+        # `retries: 60, retry_delay: 5` that waited five minutes said "(0.3 s)", its commands'
+        # time alone.
+        step_started = time.monotonic()
         attempts = 0
         timeouts = 0  # attempts that timed out, before this one
         total_duration = 0.0
@@ -907,7 +911,7 @@ class Run:
             title=step.title,
             status=status,
             exit_code=outcome.exit_code,
-            duration_s=round(total_duration, 6),
+            duration_s=round(max(total_duration, time.monotonic() - step_started), 6),
             stdout=self._clean(stdout.text("surrogateescape")),
             stderr=self._clean(stderr.text("surrogateescape")),
             truncated=stdout.truncated or stderr.truncated,
