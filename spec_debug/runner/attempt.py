@@ -349,6 +349,11 @@ def render_finding(template: FindingTemplate, host: str, step: Step, context: di
 
     rendered_evidence = [text(e, e) for e in template.evidence] + evidence
     title = text(template.title, defaults.title or f"{template.code} in step {step.id}")
+    if "\n" in title or "\r" in title:
+        # `title: "free memory {{ steps.mem.stdout }}"` took the output's newline(s): a title is
+        # one line (the console's finding line, the report's heading and verdict read "2 GiB ."
+        # with a stray break). Its lines are joined by a space; every word stays.
+        title = " ".join(title.split())
     if len(title) > TITLE_LIMIT:
         # `title: "bad value {{ facts.x }}"` with a fact of 128 KiB printed a 131,000-character
         # line on the terminal and made the report's heading of it; the whole title stays in
