@@ -165,17 +165,19 @@ def _shell_scan(text: str, index: int, *, stop_at_comment: bool) -> str | None:
     """The quote open at text[index] on its line (None: none), or "#" when ``stop_at_comment``
     and a comment starts before it."""
     quote: str | None = None
+    ansi = False  # inside $'...' (bash, zsh, ksh, POSIX.1-2024 sh), where \' does not close it
     start = text.rfind("\n", 0, index) + 1
     i = start
     while i < index:
         char = text[i]
-        if char == "\\" and quote != "'":
+        if char == "\\" and (quote != "'" or ansi):
             i += 2
             continue
         if quote is None and char in "'\"":
             quote = char
+            ansi = char == "'" and i > start and text[i - 1] == "$" and (i - 1 == start or text[i - 2] != "\\")
         elif char == quote:
-            quote = None
+            quote, ansi = None, False
         elif stop_at_comment and quote is None and char == "#" and (i == start or text[i - 1] in " \t;&|()"):
             return "#"
         i += 1
