@@ -233,7 +233,8 @@ def _make_env(quote_output: bool, *, none_to_zero: bool = False, command: bool =
     )
     env.filters["float"] = _number_filter(env.filters["float"], "float", none_to_zero=none_to_zero)
     env.filters["int"] = _number_filter(env.filters["int"], "int", none_to_zero=none_to_zero)
-    env.filters["raw"] = lambda value: RawShell("" if value is None else str(value))
+    # as a value in a command reads (_as_text): a list under `| raw` was Python's repr
+    env.filters["raw"] = lambda value: RawShell(_as_text(value))
     env.filters["shell_join"] = _quote_list
     env.filters["shell_quote"] = lambda value: RawShell(shell_quote(value))
     env.filters[DOUBLE_FILTER] = _in_double_quotes
