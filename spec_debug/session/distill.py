@@ -1398,10 +1398,9 @@ def _reason(why: str) -> str:
     """The agent's reasoning as a reason: without the tool call it wrote out, the THOUGHT:
     header, markdown bold, and the cut-off words before its first whole sentence."""
     text = " ".join(why.split())
-    # reasoning.why_text marks a start inside a sentence with "…"; a lower-case start is one too
-    if text.startswith("…") or (len(text) >= _WHY_CUT and text[:1].islower()):
+    if len(text) >= _WHY_CUT and text[:1].islower():
         sentence = re.search(r"[.!?]\s+(?=[A-Z`*\"'(])", text)
-        text = text[sentence.end():] if sentence else text if text.startswith("…") else "…" + text
+        text = text[sentence.end():] if sentence else "…" + text
     text = _HEADER.sub("", _FENCE.sub(" ", text))
     # Codex heads each reasoning summary with a bold title ("**Checking the server log** I
     # suspect..."): the title is a sentence of its own, not the start of the next one; a summary

@@ -738,13 +738,8 @@ def why_text(text: str, limit: int = 320) -> str:
         return cut[dot + 2:]
     # no sentence starts in the first half: start at a word, not inside one ("IDIA-SMI 550" of
     # "NVIDIA-SMI 550", "lier I saw" of "Earlier I saw"); a word longer than _WORD_CUT stays cut
-    if before == " " and text[-limit - 2:-limit - 1] in (".", "!", "?"):
-        return cut  # the window starts a sentence
-    space = cut.find(" ", 0, _WORD_CUT) if before != " " else -1
-    # "…": the text starts inside a sentence. A capitalised word there ("SGLang expects them to
-    # be absolute ids", of "because the speculators loader in SGLang expects ...") read as the
-    # start of one; and a window that began at a space kept it (" checkpoint was exported").
-    return "…" + cut[space + 1:].lstrip(" ") if space >= 0 or cut[:1] == " " else "…" + cut
+    space = cut.find(" ", 0, _WORD_CUT) if before != " " and cut[:1] != " " else -1
+    return cut[space + 1:] if space >= 0 else cut
 
 
 _WORD_CUT = 40
