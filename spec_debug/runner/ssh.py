@@ -939,7 +939,16 @@ class SSHTransport(Transport):
         said = (lost.hint or "").removesuffix("a remote process may still be running").rstrip("; ")
         hint = f"{said}; " if said else ""
         stopped = self._stop_left_behind(pid)
-        if isinstance(stopped, _AsksAgain):
+        if isinstance(stopped, HostKeyError):
+            # It answered a new connection, with another host key: the name leads elsewhere now
+            # (an address or VIP moved to another machine, a reinstall), and the command may run
+            # on where the run started, which the check below cannot reach by that name.
+            hint = (f"{self.host} answered a new connection at once, with another host key "
+                    f"({stopped.message.removeprefix(self.host + ': ')}), so the step's command was not stopped: "
+                    "the name may now lead to another machine than the one the step ran on (an address or VIP moved, "
+                    "a reinstall); ")
+            stopped = None
+        elif isinstance(stopped, _AsksAgain):
             if said == "the host rebooted, sshd restarted or the network dropped":
                 # It answered a new connection (and asked a question): it did not reboot.
                 hint = (f"{self.host} took a new connection at once: the step's SSH session ended (sshd's session process "
@@ -1175,10 +1184,11 @@ class SSHTransport(Transport):
             return self._lost("during command")
         return _run_kill_script(channel, script, host=self.host, via_sh=self._via_sh)
 
-    def _stop_left_behind(self, pid: int) -> "bool | _AsksAgain | None":
+    def _stop_left_behind(self, pid: int) -> "bool | _AsksAgain | HostKeyError | None":
         """Whether the command of a step whose connection dropped was stopped over a new one
         (False: it had ended already), None where that could not be done or told, _AsksAgain
-        where the new login asked a question (a one-time code): it asks nobody, as the kill's.
+        where the new login asked a question (a one-time code): it asks nobody, as the kill's;
+        the HostKeyError where the host answered with another key (the name leads elsewhere now).
 
         sshd's session process dying (the OOM killer picks it, a network blip, `kill` of the
         wrong sshd) leaves the command running under init, holding its GPUs and port, while the
@@ -1198,7 +1208,7 @@ class SSHTransport(Transport):
                 # Asking nobody: a one-time code's prompt came up in the middle of the run (other
                 # hosts printing) for the bound's 5 s, and a code cannot be reused.
                 second = (self._reconnect_unasked or self._reconnect)()
-        except _AsksAgain as exc:
+        except (_AsksAgain, HostKeyError) as exc:
             return exc
         except (SpecDebugError, paramiko.SSHException, EOFError, OSError):
             return None

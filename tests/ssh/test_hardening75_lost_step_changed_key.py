@@ -1,0 +1,75 @@
+"""A step whose SSH session dies, after which the host answers with another host key.
+
+The run connects again to stop a step's command whose session died (hardening68). When the host
+then shows another key (its address or VIP moved to another machine, the machine reinstalled),
+that login is refused, rightly; but the hint said "the host rebooted, sshd restarted or the
+network dropped", as if nothing had answered, and sent the user to `ps | grep` on a name that
+now leads elsewhere. Now the hint says that the host answered with another key (the known_hosts
+file and line, both fingerprints) and so the command was not stopped, before the `ps` check.
+
+Real sshd: the step swaps the host key files (a re-exec'd sshd loads them for each new
+connection) and kills its own session process (`kill -9 $PPID`); the listener stays up.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable
+
+from tests.ssh.test_fleet_faults import by_id, load_run
+from tests.sshd_fixture import ClientSetup, SshServer, fingerprint, keygen
+
+
+def _left(pattern: str) -> list[int]:
+    said = subprocess.run(["ps", "-ww", "-eo", "pid,args"], capture_output=True, text=True, timeout=10).stdout
+    return [int(line.split()[0]) for line in said.splitlines()[1:] if pattern in line and "ps -ww" not in line]
+
+
+def test_a_lost_step_whose_host_then_shows_another_key_says_so(
+    client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
+) -> None:
+    server = sshd_factory("h75key")
+    client.trust(server)  # known_hosts line 2 (line 1: the shared sshd)
+    client.alias("gpu75", server)
+    old = server.host_key_fingerprint
+    new_key = keygen(tmp_path / "new_host_key", comment="spec-debug-test-host-new")
+    key = server.host_key_path
+    command = f"(sleep 1; cp {new_key} {key}; cp {new_key}.pub {key}.pub; kill -9 $PPID) & sleep 75.3; echo served"
+    playbook = tmp_path / "serve.yaml"
+    playbook.write_text(f"name: serve\nsteps:\n  - id: launch\n    run: {json.dumps(command)}\n  - id: after\n    run: echo after\n")
+    out = tmp_path / "runs"
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "gpu75", "-F", str(client.config),
+             "--batch", "--out", str(out)], capture_output=True, text=True, timeout=60,
+            env={**os.environ, "COLUMNS": "400", "NO_COLOR": "1"},
+        )
+    finally:
+        for pid in _left("sleep 75.3"):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    said = result.stdout + result.stderr
+    assert result.returncode == 3, said
+    assert "Traceback" not in said, said
+    _, record = load_run(out)
+    launch = by_id(record, "gpu75")["launch"]
+    assert (launch["status"], launch["message"]) == ("error", "gpu75: SSH connection lost during command"), json.dumps(launch)
+    check = launch["left_running"]["check"]
+    assert check.startswith("ps -ww -eo pid,etime,args | grep -e '[(]sleep 1; cp "), check
+    hint = record["hosts"][0]["hint"]
+    assert hint == (
+        f"gpu75 answered a new connection at once, with another host key (HOST KEY CHANGED for [127.0.0.1]:{server.port}: "
+        f"server offered ED25519 key {fingerprint(Path(str(new_key) + '.pub'))}, known_hosts has ED25519 key {old} "
+        f"(offending key in {client.known_hosts}:2); refusing to connect (possible man-in-the-middle)), so the step's "
+        "command was not stopped: the name may now lead to another machine than the one the step ran on (an address "
+        "or VIP moved, a reinstall); the step's command may still be running on gpu75: "
+        f"check with `{check}` and kill it before running the step again"), hint
+    assert "rebooted" not in hint, hint
+    assert f"  hint: {hint}\n" in said, said
