@@ -323,6 +323,76 @@ def _algorithm_list(value: str, keyword: str) -> None:
                               "(no patterns)")
 
 
+# The key exchange names of every OpenSSH release (openssh-portable kex.h, KEX_*; 10.x adds the
+# mlkem ones, 9.9 sntrup761x25519-sha512 without @openssh.com; 8.0 to 8.4 had
+# sntrup4591761x25519-sha512@tinyssh.org). ssh(1) refuses a KexAlgorithms list with a name it
+# does not know as it reads the file ("Bad SSH2 KexAlgorithms '...'": readconf.c,
+# oKexAlgorithms, kex_names_valid: names only), unless the list starts with `-`. A name only a
+# newer OpenSSH than the one installed knows is let through here (a config shared with a newer
+# machine), as is a list that names nothing paramiko has (refused when the host is reached).
+OPENSSH_KEX = frozenset((
+    "diffie-hellman-group1-sha1 diffie-hellman-group14-sha1 diffie-hellman-group14-sha256 "
+    "diffie-hellman-group16-sha512 diffie-hellman-group18-sha512 diffie-hellman-group-exchange-sha1 "
+    "diffie-hellman-group-exchange-sha256 ecdh-sha2-nistp256 ecdh-sha2-nistp384 ecdh-sha2-nistp521 "
+    "curve25519-sha256 curve25519-sha256@libssh.org sntrup4591761x25519-sha512@tinyssh.org "
+    "sntrup761x25519-sha512 sntrup761x25519-sha512@openssh.com mlkem768x25519-sha256 mlkem768nistp256-sha256").split())
+# The key and signature type names of every OpenSSH release (`ssh -Q key-sig` of 9.2, with the
+# webauthn certificate type of 10.x, the XMSS types of 7.7 to 9.x builds that enabled them and
+# the v00 certificates of 5.4 to 6.x).
+OPENSSH_KEY_TYPES = frozenset((
+    "ssh-ed25519 ssh-ed25519-cert-v01@openssh.com sk-ssh-ed25519@openssh.com sk-ssh-ed25519-cert-v01@openssh.com "
+    "ecdsa-sha2-nistp256 ecdsa-sha2-nistp256-cert-v01@openssh.com ecdsa-sha2-nistp384 "
+    "ecdsa-sha2-nistp384-cert-v01@openssh.com ecdsa-sha2-nistp521 ecdsa-sha2-nistp521-cert-v01@openssh.com "
+    "sk-ecdsa-sha2-nistp256@openssh.com sk-ecdsa-sha2-nistp256-cert-v01@openssh.com "
+    "webauthn-sk-ecdsa-sha2-nistp256@openssh.com webauthn-sk-ecdsa-sha2-nistp256-cert-v01@openssh.com "
+    "ssh-dss ssh-dss-cert-v01@openssh.com ssh-rsa ssh-rsa-cert-v01@openssh.com rsa-sha2-256 "
+    "rsa-sha2-256-cert-v01@openssh.com rsa-sha2-512 rsa-sha2-512-cert-v01@openssh.com "
+    "ssh-xmss@openssh.com ssh-xmss-cert-v01@openssh.com ssh-rsa-cert-v00@openssh.com ssh-dss-cert-v00@openssh.com").split())
+
+
+def _kex_list(value: str, keyword: str) -> None:
+    """KexAlgorithms as ssh(1) checks it on reading (readconf.c, oKexAlgorithms): a list to take
+    away (`-...`) may name anything; else, after one `+` or `^`, each name must be a key
+    exchange (no patterns). `KexAlgorithms curve25519-sha256,diffie-hellman-group14-sha265` was
+    used without its misspelt name, and a misspelt name alone under the host failed at connect
+    time as "leaves no algorithm", naming no file or line, where ssh(1) refuses the file."""
+    if value.startswith("-"):
+        return
+    if unknown_algorithm(value[1:] if value[:1] in "+^" else value, OPENSSH_KEX) is not None:
+        raise UsageError(f"ssh config: Bad SSH2 KexAlgorithms {value!r}",
+                         hint="ssh(1) refuses it too; `ssh -Q kex` lists the names it takes (no patterns)")
+
+
+def _unknown_key_type(names: str) -> str | None:
+    """The first item of `names` that is no key type and whose pattern (`*`, `?`, after a `!`)
+    matches none, as sshkey_names_valid2 reads a list with wildcards allowed (openssh-portable:
+    sshkey.c; match_pattern_list counts a negated match as a match); None when all are known."""
+    parts = names.split(",")
+    if not parts[0]:
+        return names
+    for item in itertools.takewhile(bool, parts):
+        if item in OPENSSH_KEY_TYPES:
+            continue
+        pattern = re.compile("".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in item.removeprefix("!")))
+        if not any(pattern.fullmatch(name) for name in OPENSSH_KEY_TYPES):
+            return item
+    return None
+
+
+def _key_type_list(value: str, keyword: str) -> None:
+    """HostKeyAlgorithms, PubkeyAcceptedAlgorithms (PubkeyAcceptedKeyTypes),
+    HostbasedAcceptedAlgorithms and CASignatureAlgorithms as ssh(1) checks them on reading
+    (readconf.c: "Bad key types '...'"): `-...` may name anything; else, after one `+` or `^`,
+    each item must be a key type or a pattern matching one. `HostKeyAlgorithms
+    ssh-ed25519,ecdsa-sha2-nistp265` was used without its misspelt name where ssh(1) refuses
+    the file, and under another host's block passed."""
+    if value.startswith("-"):
+        return
+    if _unknown_key_type(value[1:] if value[:1] in "+^" else value) is not None:
+        raise UsageError(f"ssh config: Bad key types {value!r}",
+                         hint="ssh(1) refuses it too; `ssh -Q key-sig` lists the names it takes (`*` patterns allowed)")
+
+
 # Values ssh(1) checks on every line, in any block, as it reads them (openssh-portable: readconf.c,
 # parse_flag, parse_multistate, parse_time: "unsupported option", "invalid time value" before
 # it looks at *activep), by the reader that takes them here when a host is looked up; on its
@@ -337,4 +407,7 @@ VALUES_CHECKED_AS_READ: dict[str, Callable[[str, str], object]] = {
     "serveraliveinterval": lambda value, keyword: _seconds(value, keyword, 0.0),
     "ciphers": _algorithm_list,
     "macs": _algorithm_list,
+    "kexalgorithms": _kex_list,
+    **dict.fromkeys(("hostkeyalgorithms", "pubkeyacceptedalgorithms", "pubkeyacceptedkeytypes", "hostbasedacceptedalgorithms",
+                     "hostbasedkeytypes", "casignaturealgorithms"), _key_type_list),
 }
