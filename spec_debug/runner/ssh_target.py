@@ -268,7 +268,8 @@ _DESTINATION = re.compile(
 def parse_destination(text: str) -> Destination:
     """Split `[user@]host[:port]` or `ssh://[user@]host[:port]`; raise UsageError if malformed."""
     raw = text.strip()
-    if raw.startswith("ssh://"):
+    uri = raw.startswith("ssh://")  # `SSH://ops@gpu01` is user SSH://ops to ssh(1) 9.2 (`ssh -G`)
+    if uri:
         raw = raw[len("ssh://") :].rstrip("/")
     user, at, address = raw.rpartition("@")
     if address.count(":") >= 2 and _is_ipv6_address(address) and (user or not at):
@@ -285,11 +286,42 @@ def parse_destination(text: str) -> Destination:
     port = match.group("port")
     if port is not None and not 0 < int(port) < 65536:
         raise UsageError(f"port {port} out of range in host {text!r}")
+    user = match.group("user")
+    if uri and user is not None:
+        user = _uri_user(user, text)
     return Destination(
         host=match.group("ipv6") or match.group("host"),
-        user=match.group("user"),
+        user=user,
         port=int(port) if port else None,
     )
+
+
+def _uri_user(user: str, text: str) -> str:
+    """The user of an `ssh://` URI as ssh(1) reads it (openssh-portable: misc.c, parse_uri and
+    urldecode; draft-ietf-secsh-scp-sftp-ssh-uri-04): connection parameters after `;` dropped,
+    `%XX` decoded, `+` a space. `ssh://jdoe%40corp.example.com@gpu01` (a domain account, its
+    `@` written as the URI form asks) logged in as `jdoe%40corp.example.com` and was refused,
+    where `ssh` logs in as jdoe@corp.example.com; `ssh://ops;fingerprint=SHA256:...@gpu01` was
+    refused as a password in the host."""
+    user = user.partition(";")[0]
+    decoded: list[str] = []
+    at = 0
+    while at < len(user):
+        char = user[at]
+        if char == "%":
+            digits = user[at + 1:at + 3]
+            if len(digits) != 2 or not all(c in "0123456789abcdefABCDEF" for c in digits) or digits == "00":
+                raise UsageError(f"cannot parse host {text!r}: {user[at:at + 3]!r} is no %XX escape in the URI's user",
+                                 hint="in an ssh:// URI write an @ in the user as %40 (ssh(1) refuses the URI too); "
+                                      "or write USER@HOST without ssh://")
+            decoded.append(chr(int(digits, 16)))
+            at += 3
+            continue
+        decoded.append(" " if char == "+" else char)
+        at += 1
+    if not decoded:
+        raise UsageError(f"cannot parse host {text!r}: the URI's user is empty", hint="write ssh://USER@HOST or ssh://HOST")
+    return "".join(decoded)
 
 
 def _is_ipv6_address(text: str) -> bool:
