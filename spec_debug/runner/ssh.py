@@ -949,17 +949,13 @@ class SSHTransport(Transport):
                     "a reinstall); ")
             stopped = None
         elif isinstance(stopped, _AsksAgain):
-            if said == "the host rebooted, sshd restarted or the network dropped":
-                # It answered a new connection (and asked a question): it did not reboot.
-                hint = (f"{self.host} took a new connection at once: the step's SSH session ended (sshd's session process "
-                        "was killed, e.g. by the OOM killer, or the network dropped a moment), not the host; ")
+            # It answered a new connection (and asked a question): it did not reboot.
+            hint = self._answered_at_once(said, hint)
             hint += f"{stopped.message.removeprefix(self.host + ': ')}, which stopping the step's command does not wait for; "
             stopped = None
         if stopped is not None:
-            if said == "the host rebooted, sshd restarted or the network dropped":
-                # It answered a new connection and ran the check: it did not reboot.
-                hint = (f"{self.host} took a new connection at once: the step's SSH session ended (sshd's session process "
-                        "was killed, e.g. by the OOM killer, or the network dropped a moment), not the host; ")
+            # It answered a new connection and ran the check: it did not reboot.
+            hint = self._answered_at_once(said, hint)
             hint += (f"the step's command (process group {pid}) was still running on {self.host}; it was stopped over a new connection"
                      if stopped else f"the step's command (process group {pid}) had ended on {self.host} (checked over a new connection)")
             return ConnectionLostError(lost.message, hint=hint)
@@ -969,6 +965,21 @@ class SSHTransport(Transport):
         behind = ConnectionLostError(lost.message, hint=hint)
         behind.left_running = left  # type: ignore[attr-defined]
         return behind
+
+    def _answered_at_once(self, said: str, hint: str) -> str:
+        """The hint's start once a new connection got through at once, where the loss was put
+        down to a reboot: of the host, or of the jump host it was blamed on (_blame_jump). A
+        bastion whose connection dropped (a VPN blip, its sshd's session process killed) while it
+        stayed up was said to have rebooted, beside "stopped over a new connection" through it."""
+        if said == "the host rebooted, sshd restarted or the network dropped":
+            return (f"{self.host} took a new connection at once: the step's SSH session ended (sshd's session process "
+                    "was killed, e.g. by the OOM killer, or the network dropped a moment), not the host; ")
+        jump = said.removesuffix(_JUMP_DROPPED)
+        if jump != said:
+            return (f"{jump} took a new connection at once, and {self.host} one through it: the connection through {jump} "
+                    f"ended (the network to it dropped a moment, or its sshd's session process was killed), not {jump} "
+                    "itself; every host reached through it was cut off the same way; ")
+        return hint
 
     def _left_running(self, command: str, elapsed_s: float, in_args: bool, why: str | None = None) -> LeftRunning:
         """A step whose pid line had not come when it timed out, nor ConnectTimeout later
@@ -1501,9 +1512,12 @@ class SSHTransport(Transport):
         jump = hop.target.alias
         return ConnectionLostError(
             f"{lost.message}: its jump host {jump} dropped the connection",
-            hint=f"{jump} rebooted, its sshd restarted or the network to it dropped; every host reached "
-            "through it is cut off the same way; a remote process may still be running",
+            hint=f"{jump}{_JUMP_DROPPED}; a remote process may still be running",
         )
+
+
+# What a loss put down to the jump host says after its name (_blame_jump, _answered_at_once).
+_JUMP_DROPPED = " rebooted, its sshd restarted or the network to it dropped; every host reached through it is cut off the same way"
 
 
 def _cause(exc: BaseException) -> str:
