@@ -943,10 +943,14 @@ class SSHTransport(Transport):
             # It answered a new connection, with another host key: the name leads elsewhere now
             # (an address or VIP moved to another machine, a reinstall), and the command may run
             # on where the run started, which the check below cannot reach by that name.
-            hint = (f"{self.host} answered a new connection at once, with another host key "
-                    f"({stopped.message.removeprefix(self.host + ': ')}), so the step's command was not stopped: "
-                    "the name may now lead to another machine than the one the step ran on (an address or VIP moved, "
-                    "a reinstall); ")
+            refused = stopped.message.removeprefix(self.host + ": ")
+            hop = refused.partition(": ")[0] if refused.startswith("jump host ") else None
+            hint = (f"{self.host} answered a new connection at once, with another host key ({refused}), so the step's command "
+                    "was not stopped: the name may now lead to another machine than the one the step ran on (an address or "
+                    "VIP moved, a reinstall); " if hop is None else
+                    f"a new connection to {self.host} met another host key at its {hop} ({refused.partition(': ')[2]}), so the step's command "
+                    f"was not stopped: {hop.removeprefix('jump host ')} may now lead to another machine (an address or VIP "
+                    "moved, a reinstall); ")
             stopped = None
         elif isinstance(stopped, _AsksAgain):
             # It answered a new connection (and asked a question): it did not reboot.

@@ -73,3 +73,65 @@ def test_a_lost_step_whose_host_then_shows_another_key_says_so(
         f"check with `{check}` and kill it before running the step again"), hint
     assert "rebooted" not in hint, hint
     assert f"  hint: {hint}\n" in said, said
+
+
+def test_a_lost_step_whose_jump_host_then_shows_another_key_names_the_jump_host(
+    client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
+) -> None:
+    """Behind a bastion whose connection dropped and whose key then changed, the refused key is
+    the bastion's: the hint named the host behind it ("gpu75b answered ... with another host key
+    (jump host bastion75b: HOST KEY CHANGED ...)") and said that name may lead elsewhere now."""
+    import threading
+    import time
+
+    target, bastion = sshd_factory("h75kt"), sshd_factory("h75kb")
+    client.trust(target)
+    client.trust(bastion)  # known_hosts line 3
+    client.alias("bastion75b", bastion)
+    client.alias("gpu75b", target, ProxyJump="bastion75b")
+    old = bastion.host_key_fingerprint
+    new_key = keygen(tmp_path / "new_host_key", comment="spec-debug-test-host-new")
+    began = tmp_path / "began"
+    playbook = tmp_path / "serve.yaml"
+    playbook.write_text(f"name: serve\nsteps:\n  - id: launch\n    run: 'touch {began}; sleep 75.4; echo served'\n")
+
+    def swap_and_cut() -> None:  # the bastion's key changes and its sessions die; its listener stays up
+        deadline = time.monotonic() + 50
+        while not began.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        bastion.host_key_path.write_bytes(new_key.read_bytes())
+        Path(str(bastion.host_key_path) + ".pub").write_bytes(Path(str(new_key) + ".pub").read_bytes())
+        for pid in bastion.connection_pids():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    swapper = threading.Thread(target=swap_and_cut, daemon=True)
+    swapper.start()
+    out = tmp_path / "runs"
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "gpu75b", "-F", str(client.config),
+             "--batch", "--out", str(out)], capture_output=True, text=True, timeout=60,
+            env={**os.environ, "COLUMNS": "400", "NO_COLOR": "1"},
+        )
+    finally:
+        swapper.join()
+        for pid in _left("sleep 75.4"):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    said = result.stdout + result.stderr
+    assert result.returncode == 3, said
+    _, record = load_run(out)
+    check = by_id(record, "gpu75b")["launch"]["left_running"]["check"]
+    hint = record["hosts"][0]["hint"]
+    assert hint == (
+        f"a new connection to gpu75b met another host key at its jump host bastion75b (HOST KEY CHANGED for "
+        f"[127.0.0.1]:{bastion.port}: server offered ED25519 key {fingerprint(Path(str(new_key) + '.pub'))}, known_hosts "
+        f"has ED25519 key {old} (offending key in {client.known_hosts}:3); refusing to connect (possible "
+        "man-in-the-middle)), so the step's command was not stopped: bastion75b may now lead to another machine (an "
+        f"address or VIP moved, a reinstall); the step's command may still be running on gpu75b: check with `{check}` "
+        "and kill it before running the step again"), hint
