@@ -34,6 +34,12 @@ def _line(uuid: str, parent: str | None, kind: str, content, second: int, agent:
     return line
 
 
+DIRECTIVE = "check the d2t map against the tokenizer"
+BRIEF = ("<fork-boilerplate>\nSTOP. READ THIS FIRST.\n\nYou are a forked worker process. You are NOT the main agent.\n"
+         "\nRULES (non-negotiable):\n1. Do NOT spawn sub-agents; execute directly.\n" + "".join(
+             f"{n}. Keep to your directive; report facts, not plans.\n" for n in range(2, 11)) + "</fork-boilerplate>\n\nYour directive: " + DIRECTIVE)
+"""A fork's brief as the CLI writes it (claude_code._FORK_OPEN), its rules shortened."""
+
 TRUNK = [
     _line("m0", None, "user", PROMPT, 0),
     _line("m1", "m0", "assistant", [{"type": "text", "text": SUSPECT}], 5),
@@ -52,8 +58,7 @@ OWN = [
     _line("f0", "m2", "user", [
         {"type": "tool_result", "tool_use_id": "toolu_01Fork",
          "content": [{"type": "text", "text": "Fork started — processing in background"}]},
-        {"type": "text", "text": "<fork-boilerplate>\nYou are a forked worker process. Do not spawn sub-agents.\n"
-                                 "</fork-boilerplate>\n\ncheck the d2t map against the tokenizer"}], 8, FORK),
+        {"type": "text", "text": BRIEF}], 8, FORK),
     _line("f1", "f0", "assistant", [{"type": "tool_use", "id": "toolu_01Chk", "name": "Bash",
                                      "input": {"command": "ssh gpu01 python check_d2t.py"}}], 9, FORK),
     _line("f2", "f1", "user", [{"type": "tool_result", "tool_use_id": "toolu_01Chk", "is_error": False,
@@ -81,7 +86,7 @@ def _copied(line: dict) -> dict:
 def test_the_history_a_fork_copied_is_the_parents_alone(tmp_path: Path) -> None:
     doc = analyze_path(_write(tmp_path, [*map(_copied, TRUNK[:3]), *OWN])).to_json()
     prompts = [(p["agent"], p["text"][:18]) for p in doc["prompts"]]
-    assert prompts == [("main", PROMPT[:18]), (FORK, "<fork-boilerplate>")]  # was the person's prompt twice
+    assert prompts == [("main", PROMPT[:18]), (FORK, DIRECTIVE[:18])]  # was the person's prompt twice
     assert [(h["agent"], h["text"]) for h in doc["hypotheses"]] == [("main", SUSPECT)]  # was a second, the fork's
     fork = next(a for a in doc["agents"] if a["id"] == FORK)
     assert (fork["status"], fork["events"], fork["tool_calls"], fork["cut_off"]) == ("completed", 4, 1, False)
@@ -90,6 +95,6 @@ def test_the_history_a_fork_copied_is_the_parents_alone(tmp_path: Path) -> None:
 
 def test_a_sub_agent_file_with_no_copy_reads_as_before(tmp_path: Path) -> None:
     doc = analyze_path(_write(tmp_path, OWN)).to_json()
-    assert [(p["agent"], p["text"][:18]) for p in doc["prompts"]] == [("main", PROMPT[:18]), (FORK, "<fork-boilerplate>")]
+    assert [(p["agent"], p["text"][:18]) for p in doc["prompts"]] == [("main", PROMPT[:18]), (FORK, DIRECTIVE[:18])]
     fork = next(a for a in doc["agents"] if a["id"] == FORK)
     assert (fork["status"], fork["events"], fork["tool_calls"]) == ("completed", 4, 1)
