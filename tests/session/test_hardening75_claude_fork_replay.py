@@ -98,3 +98,17 @@ def test_a_sub_agent_file_with_no_copy_reads_as_before(tmp_path: Path) -> None:
     assert [(p["agent"], p["text"][:18]) for p in doc["prompts"]] == [("main", PROMPT[:18]), (FORK, DIRECTIVE[:18])]
     fork = next(a for a in doc["agents"] if a["id"] == FORK)
     assert (fork["status"], fork["events"], fork["tool_calls"]) == ("completed", 4, 1)
+
+
+def test_a_copy_of_a_compacted_conversation_opens_with_its_summary(tmp_path: Path) -> None:
+    # the fork inherits the context the parent has: after a compaction, the summary and what followed
+    summary = _line("c0", None, "user", "This session is being continued from a previous conversation that ran out of "
+                                        "context. The conversation is summarized below: " + PROMPT, 0,
+                    isCompactSummary=True)
+    trunk = [summary, *TRUNK[1:]]
+    path = _write(tmp_path, [*map(_copied, [summary, *TRUNK[1:3]]), *OWN])
+    path.write_text("".join(json.dumps(x) + "\n" for x in trunk))
+    doc = analyze_path(path).to_json()
+    assert [(h["agent"], h["text"]) for h in doc["hypotheses"]] == [("main", SUSPECT)]  # was a second, the fork's
+    fork = next(a for a in doc["agents"] if a["id"] == FORK)
+    assert (fork["events"], fork["tool_calls"]) == (4, 1)

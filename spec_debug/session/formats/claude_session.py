@@ -123,7 +123,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
                 notified[ev.agent_ref] = ev.agent_status  # <task-notification>: a background agent ended
                 for agent_id, status, *_ in ev.agent_states or ():
                     notified[agent_id] = status  # several that ended together, a note each in one line
-            elif kind == "prompt" and ev.timestamp and prompts_kept[0] < _PROMPTS_KEPT:
+            elif (kind == "prompt" or kind == "summary") and ev.timestamp and prompts_kept[0] < _PROMPTS_KEPT:
                 prompts_kept[0] += 1  # (_after_copied_history)
                 prompted.setdefault(ev.agent, set()).add((ev.timestamp, prompt_key(ev.text)))
             elif kind == "system" and ev.raw_type == AGENTS_KILLED:
@@ -367,9 +367,10 @@ def _after_copied_history(events: Iterator[Event], since: str, prompted: list) -
 
     The copy is the file's opening run of lines older than ``since``, the time of the call that
     spawned the agent, and it holds a prompt its parent (or an agent above it) made at the same time
-    (``prompted``: a set of ``(timestamp, prompt_key)`` per agent, the parent's first); such a
-    run is held until its first prompt tells (a few lines: the copy opens the conversation), and
-    read as before when it is no copy. Times the CLI writes (``toISOString``, ``Z``) compare as text."""
+    (``prompted``: a set of ``(timestamp, prompt_key)`` per agent, the parent's first), or the
+    summary of its last compaction, where a copy of a compacted conversation opens; such a run is
+    held until its first prompt tells (a few lines: the copy opens the conversation), and read as
+    before when it is no copy. Times the CLI writes (``toISOString``, ``Z``) compare as text."""
     events = iter(events)
     held: list[Event] = []
     copied = False
@@ -379,7 +380,7 @@ def _after_copied_history(events: Iterator[Event], since: str, prompted: list) -
             break  # the agent's own line: no copy before it, or the copy's end
         if copied:
             continue
-        if ev.kind == "prompt":
+        if ev.kind == "prompt" or ev.kind == "summary":
             said = (ts, prompt_key(ev.text))
             if any(said in keys for keys in prompted):
                 copied = True
