@@ -114,3 +114,17 @@ def test_an_agent_that_ended_on_its_structured_output_was_not_cut_off(tmp_path: 
                            "content": "Structured output provided successfully"}], AGENT)], json.dumps(report))
     agents = _agents(path)
     assert (agents[AGENT]["status"], agents[AGENT]["cut_off"]) == ("completed", False)
+
+
+def test_read_by_worker_processes_too(tmp_path: Path, monkeypatch) -> None:
+    from spec_debug.session import parallel
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 1)
+    monkeypatch.setattr(parallel, "SPAN_BYTES", 700)
+    monkeypatch.setattr(parallel, "worker_count", lambda: 2)
+    (tmp_path / "cut").mkdir()
+    (tmp_path / "done").mkdir()
+    cut = _session(tmp_path / "cut", _bash(3, "toolu_01Log", "ssh gpu01 tail -n 50 /tmp/sglang.log",
+                                           "accept len: 1.02", AGENT, said="Let me check the server log ..."), "")
+    done = _session(tmp_path / "done", [_line(3, "assistant", [{"type": "text", "text": "gpu01 has an H100."}], AGENT)],
+                    "gpu01 has an H100.")
+    assert [_agents(p)[AGENT]["cut_off"] for p in (cut, done)] == [True, False]

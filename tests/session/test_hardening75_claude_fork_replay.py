@@ -112,3 +112,16 @@ def test_a_copy_of_a_compacted_conversation_opens_with_its_summary(tmp_path: Pat
     assert [(h["agent"], h["text"]) for h in doc["hypotheses"]] == [("main", SUSPECT)]  # was a second, the fork's
     fork = next(a for a in doc["agents"] if a["id"] == FORK)
     assert (fork["events"], fork["tool_calls"]) == (4, 1)
+
+
+def test_read_by_worker_processes_too(tmp_path: Path, monkeypatch) -> None:
+    # long files are parsed by worker processes, which hand back a text cut short and a spawn as a tuple
+    from spec_debug.session import parallel
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 1)
+    monkeypatch.setattr(parallel, "SPAN_BYTES", 700)
+    monkeypatch.setattr(parallel, "worker_count", lambda: 2)
+    doc = analyze_path(_write(tmp_path, [*map(_copied, TRUNK[:3]), *OWN])).to_json()
+    assert [(p["agent"], p["text"][:18]) for p in doc["prompts"]] == [("main", PROMPT[:18]), (FORK, DIRECTIVE[:18])]
+    assert [(h["agent"], h["text"]) for h in doc["hypotheses"]] == [("main", SUSPECT)]
+    fork = next(a for a in doc["agents"] if a["id"] == FORK)
+    assert (fork["events"], fork["tool_calls"], fork["cut_off"]) == (4, 1, False)
