@@ -29,6 +29,13 @@ class AgentInfo:
     errors: int = 0
     first_seq: int | None = None
     last_seq: int | None = None
+    cut_off: bool | None = None
+    """A sub-agent that made tool calls and wrote nothing after its last one: it ended on a tool
+    result (or a call) with no report of its own, stopped before it finished (its turn limit, its
+    context, the CLI ending it), whatever ``status`` the CLI gave (anthropics/claude-code issue
+    #86471: "status: completed" with an empty result or "a mid-reasoning fragment"). Claude Code
+    sessions only, whose sub-agent files hold the report; None where it cannot be said: the main
+    agent, a sub-agent none of whose events were read, other formats."""
 
     def as_dict(self, session: str) -> dict:
         return {
@@ -36,7 +43,7 @@ class AgentInfo:
             "type": self.agent_type, "description": self.description, "file": self.file,
             "events": self.events, "tool_calls": self.tool_calls, "failed_calls": self.failed_calls,
             "errors": self.errors, "status": self.status, "first_seq": self.first_seq,
-            "last_seq": self.last_seq,
+            "last_seq": self.last_seq, "cut_off": self.cut_off,
         }
 
 

@@ -833,6 +833,12 @@ _AGENT_FAILURE_LINES = frozenset({"turn.failed", "error", "msg:error", "event_ms
 ends a failed run with a ``result`` line that says so (``error_max_turns``, or ``is_error``)."""
 
 
+STRUCTURED_OUTPUT = "StructuredOutput"
+"""The tool a Claude Code agent given a JSON schema ends on, its report the call's input (``claude -p
+--json-schema``, a Workflow script's ``agent(prompt, {schema})``: anthropics/claude-code issues #36033,
+#80848 "subagent completed without calling StructuredOutput"): no text follows it."""
+
+
 # A report that says, in the agent's own voice, that it could not do what it was asked. Only
 # the first person: "the server failed to start" may be what the agent found out.
 _GAVE_UP = re.compile(r"(?:^|[.!:]\s+)unable to\b|\bI(?:\s+was|'m|\s+am)\s+(?:not\s+able|unable)\s+to\b"
@@ -1019,6 +1025,8 @@ class _SessionState:
             st.last_read = None
             if self.last_words:
                 self.last_words.pop(ev.agent, None)
+            if ev.tool_name == STRUCTURED_OUTPUT and ev.agent != MAIN_AGENT:
+                self.last_words[ev.agent] = ""  # its report, in the form a schema asked for (AgentInfo.cut_off)
             # The phase _tool_call counted the call in: the lookup below would return it again
             # (nothing between moves a phase boundary, and its end already covers ev.seq).
             self._tool_call(ev, st, x, info).events += 1
@@ -2285,6 +2293,11 @@ class _SessionState:
                 info.status = "failed"
         if self.last_words:
             self._gave_up()
+        if self.source.format == "claude-code":  # (a sub-agent's file holds its report: AgentInfo.cut_off)
+            for agent_id, info in self.tree.agents.items():
+                if agent_id != MAIN_AGENT and info.events:
+                    # text after its last call is its report (last_words): none came, it was cut off
+                    info.cut_off = info.tool_calls > 0 and agent_id not in self.last_words
         for st in self.agents.values():
             for streak in st.failing.values():
                 self._emit_loop(streak)

@@ -458,6 +458,12 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
             else:
                 state = "was stopped by hand" if agent["status"] == "interrupted" else "failed"
                 went_wrong.append(f"Sub-agent {agent['id']} {state}{spawner}.")
+        elif agent["status"] == "completed" and agent.get("cut_off"):
+            # the CLI's "completed" says the agent returned, not that it finished (cut_off)
+            spawner = f" (spawned by {agent['spawned_by']})" if agent.get("spawned_by") else ""
+            went_wrong.append(f"Sub-agent {agent['id']}{spawner} wrote no report after its last tool call (its "
+                              f"transcript ends at [msg {agent['last_seq']}]), though the CLI says it completed: it "
+                              "was cut off (its turn limit, its context, a stop) before it finished.")
     if a.stats.get("interrupts"):
         # where: the first few commands stopped (the analysis keeps INTERRUPTS_KEPT of each session)
         at = [q for s in a.sessions for q in s.get("interrupted_seqs", ())]

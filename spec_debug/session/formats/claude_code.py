@@ -683,7 +683,7 @@ def _message_events(obj: dict, kind_of_line: str, session: str, seq: int, agent:
         role = kind_of_line
     content = message.get("content")
     if isinstance(content, str):
-        if role == "user" and content[:64].lstrip().startswith(_REMINDER_OPEN):
+        if role == "user" and content[:64].lstrip().startswith(_WRAPPED_OPEN):
             content = _after_reminders(content)
         kind = "summary" if obj.get("isCompactSummary") else _text_kind(role, obj, content)
         if kind == "system" and role == "user" and _RUNNING in content:
@@ -719,7 +719,7 @@ def _message_events(obj: dict, kind_of_line: str, session: str, seq: int, agent:
             text = block.get("text", "")
             if text.__class__ is not str:
                 text = str(text)
-            if role == "user" and text[:64].lstrip().startswith(_REMINDER_OPEN):
+            if role == "user" and text[:64].lstrip().startswith(_WRAPPED_OPEN):
                 text = _after_reminders(text)
             if obj.get("isCompactSummary"):
                 kind = "summary"
@@ -1089,6 +1089,14 @@ session's, a scheduled prompt's; the values that transcript reader found to rule
 ``human`` proves nothing (the CLI writes it on scheduled prompts too) and ``sdk`` is a ``claude
 -p`` run's own prompt: both leave the reading to the rest."""
 _REMINDER_OPEN, _REMINDER_CLOSE = "<system-reminder>", "</system-reminder>"
+_FORK_OPEN, _FORK_CLOSE, _FORK_DIRECTIVE = "<fork-boilerplate>", "</fork-boilerplate>", "Your directive: "
+"""How a forked sub-agent's brief opens (``Agent`` ``subagent_type: "fork"``, CLI 2.1.232+): the
+CLI's rules for every fork in the tag, then ``Your directive: `` and what the parent asked of this
+one; the CLI's transcript view shows the directive alone (buildChildMessage and
+UserForkBoilerplateMessage, FORK_BOILERPLATE_TAG / FORK_DIRECTIVE_PREFIX in its constants/xml, as
+ports of the CLI give them). Read whole, the fork's prompt was the rules ("STOP. READ THIS FIRST.
+You are a forked worker process ..."), cut before the directive."""
+_WRAPPED_OPEN = (_REMINDER_OPEN, _FORK_OPEN)
 _CONTINUED = "This session is being continued from a previous conversation"
 """How Claude Code's compaction summary begins ("... that ran out of context. The conversation
 is summarized below:"; the text transcript readers match to tell it from a typed prompt)."""
@@ -1101,11 +1109,14 @@ def _after_reminders(text: str) -> str:
     prompt, which its first tag made read as the CLI's own words.
     ``text`` itself when nothing follows the blocks (a reminder alone is the CLI's)."""
     rest = text.lstrip()
-    while rest.startswith(_REMINDER_OPEN):
-        end = rest.find(_REMINDER_CLOSE)
+    while rest.startswith(_WRAPPED_OPEN):
+        close = _REMINDER_CLOSE if rest.startswith(_REMINDER_OPEN) else _FORK_CLOSE
+        end = rest.find(close)
         if end < 0:
             return text
-        rest = rest[end + len(_REMINDER_CLOSE):].lstrip()
+        rest = rest[end + len(close):].lstrip()
+        if close is _FORK_CLOSE and rest.startswith(_FORK_DIRECTIVE):
+            rest = rest[len(_FORK_DIRECTIVE):]  # a fork's brief: its directive (_FORK_OPEN)
     return rest or text
 
 

@@ -101,6 +101,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
                 spawns.append(ev.call_id)
                 tree.get(ev.agent)
                 pending[ev.call_id] = (ev.agent, ev.spawn)  # not the event: its prompt may be long
+                if ev.timestamp:
+                    spawned_at[ev.call_id] = ev.timestamp  # (_after_copied_history)
             elif kind == "tool_result" and ev.call_id:  # (one test of the kind for the three below)
                 if ev.call_id not in pending and ev.agent_ref and ev.agent_status in ENDED:
                     notified[ev.agent_ref] = ev.agent_status  # a TaskOutput poll read a background agent's end
@@ -121,6 +123,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
                 notified[ev.agent_ref] = ev.agent_status  # <task-notification>: a background agent ended
                 for agent_id, status, *_ in ev.agent_states or ():
                     notified[agent_id] = status  # several that ended together, a note each in one line
+            elif (kind == "prompt" or kind == "summary") and ev.timestamp and prompts_kept[0] < _PROMPTS_KEPT:
+                prompts_kept[0] += 1  # (_after_copied_history)
+                prompted.setdefault(ev.agent, set()).add((ev.timestamp, prompt_key(ev.text)))
             elif kind == "system" and ev.raw_type == AGENTS_KILLED:
                 kills.append(ev.timestamp)
                 for agent_id in launched:  # the CLI stopped every background agent still running
@@ -177,6 +182,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
                 info.status = "missing"
 
     pending: dict[str, tuple[str, Spawn]] = {}
+    spawned_at: dict[str, str] = {}  # spawning call -> when it was made
+    prompted: dict[str, set[tuple[str, int]]] = {}  # per agent, (timestamp, prompt_key) of its prompts
+    prompts_kept = [0]
     unlinked: dict[str, tuple[str, Spawn, bool, str | None]] = {}
     """Spawning calls no result or sidecar tied to a file: (parent, spawn, answered, status)."""
     inline_linked: dict[str, str] = {}  # spawning call -> its inline sub-agent (Cursor.inline_spawns)
@@ -259,8 +267,15 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
         sub = Cursor(session=cursor.session, agent=agent_id, file=str(agent_path), seq_base=seq_base,
                      seen_calls=cursor.seen_calls, seen_results=cursor.seen_results,
                      inline_said=cursor.inline_said)
+        copy_of: list = []  # a fork's copy is of its parent's conversation, which held its grandparent's
+        since = spawned_at.get(info.spawned_by) if info.spawned_by is not None else None
+        node = tree.agents.get(info.parent) if since is not None and info.parent is not None else None
+        while node is not None and len(copy_of) < 64:
+            copy_of.append(prompted.get(node.id, ()))
+            node = tree.agents.get(node.parent) if node.parent is not None else None
         try:
-            yield from watch(_read_file(agent_path, sub, stats))
+            agent_events = _read_file(agent_path, sub, stats)
+            yield from watch(_after_copied_history(agent_events, since, copy_of) if copy_of else agent_events)
         except OSError as exc:
             # One sub-agent file that cannot be read (permissions, a file removed since the
             # folder was listed) leaves the others and the trunk standing.
@@ -339,6 +354,59 @@ def _after_head(events: Iterator[Event], head: int, by_tool_use: dict[str, str],
             spawned.add(by_tool_use[ev.call_id])
         elif ev.kind == "tool_result" and ev.agent_ref:
             spawned.add(ev.agent_ref)
+
+
+def _after_copied_history(events: Iterator[Event], since: str, prompted: list) -> Iterator[Event]:
+    """A sub-agent's events after the history its file opens with a copy of. A fork (``Agent``
+    ``subagent_type: "fork"``, on by default from CLI 2.1.232) starts from the parent's whole
+    conversation, and its file records that first, each line with the parent's uuid and time
+    (runAgent's ``recordSidechainTranscript([...forkContextMessages, ...promptMessages])``, as
+    ports of the CLI give it; newer CLIs write a ``fork-context-ref`` line instead). Its copied
+    calls were already dropped (``Cursor.seen_calls``), not its copied words: the person's prompt
+    was the fork's prompt too, and each of the parent's suspicions a hypothesis of the fork's.
+
+    The copy is the file's opening run of lines older than ``since``, the time of the call that
+    spawned the agent, and it holds a prompt its parent (or an agent above it) made at the same time
+    (``prompted``: a set of ``(timestamp, prompt_key)`` per agent, the parent's first), or the
+    summary of its last compaction, where a copy of a compacted conversation opens; such a run is
+    held until its first prompt tells (a few lines: the copy opens the conversation), and read as
+    before when it is no copy. Times the CLI writes (``toISOString``, ``Z``) compare as text."""
+    events = iter(events)
+    held: list[Event] = []
+    copied = False
+    for ev in events:
+        ts = ev.timestamp
+        if ts is None or ts[-1:] != "Z" or since[-1:] != "Z" or ts[:4] != since[:4] or ts >= since:
+            break  # the agent's own line: no copy before it, or the copy's end
+        if copied:
+            continue
+        if ev.kind == "prompt" or ev.kind == "summary":
+            said = (ts, prompt_key(ev.text))
+            if any(said in keys for keys in prompted):
+                copied = True
+                held.clear()
+                continue
+            held.append(ev)
+            ev = None
+            break  # the agent's own prompt: no copy
+        held.append(ev)
+        if len(held) == _HELD_MOST:
+            ev = None
+            break
+    else:
+        ev = None
+    yield from held
+    if ev is not None:
+        yield ev
+    yield from events  # the rest of the file, as it comes
+
+
+_PROMPTS_KEPT = 4096
+"""Prompts remembered for :func:`_after_copied_history` (bounded: a session of more prompts
+than this still reads, its later copies read as before)."""
+_HELD_MOST = 64
+"""Events held before a copied history's first prompt: the conversation opens with it, after a
+few lines at most (a compaction's summary, attachments)."""
 
 
 def _spawned_by_prompt(path: Path, unlinked: dict[str, tuple], keys: dict[str, int | None] | None = None,
