@@ -501,7 +501,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [ErrorInfo("connection", _exception_near(output, m.start()), _line_at(output, m.start()))]
     if (m := _BARE_EXC.search(output)) or ("ERROR" in output and (m := _LOGGED_EXC.search(output))):
         msg = (m.group("msg") or "").strip()
-        kind = KV_CACHE_MEMORY if _KV_CACHE_MEMORY.search(msg) else "cuda_error" if _NO_GPU.search(msg) else "exception"
+        kind = KV_CACHE_MEMORY if _KV_CACHE_MEMORY.search(msg) else "cuda_error" if _NO_GPU.search(msg) \
+            else "host_oom" if _CPU_ALLOC_FAILED in msg else "exception"
         file, line = thrown_at(output, m.end()) if "    at " in output or VITEST_POINTER in output \
             or JVM_FRAME in output else (None, None)  # a JS stack's, a vitest stack's, a JVM stack's
         return [ErrorInfo(kind, m.group("type"), msg, file, line)]
@@ -1079,6 +1080,12 @@ _XID = re.compile(r"NVRM: Xid \((?:PCI:)?[0-9A-Fa-f:.]+\): (?P<xid>\d+)\b")
 # "OOMKilled" (kubectl describe pod, get pods); docker inspect's "OOMKilled": false is none. The
 # process died of SIGKILL with no word of its own: the fix is host memory, not a smaller batch on
 # the GPU (cuda_oom).
+# torch's CPU allocator failing is the host's memory too, with no kill: "RuntimeError: [enforce
+# fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: not enough memory: you tried to allocate
+# 68719476736 bytes." (malloc), "... DefaultCPUAllocator: can't allocate memory: you tried to
+# allocate N bytes. Error code 12 (Cannot allocate memory)" (posix_memalign; pytorch/pytorch
+# c10/core/impl/alloc_cpu.cpp): a hidden-state dump or a checkpoint conversion held in RAM.
+_CPU_ALLOC_FAILED = "DefaultCPUAllocator: "
 _HOST_OOM = re.compile(r"(?:Out of memory|Memory cgroup out of memory): Killed process \d+"
                        r"|killed by the OOM killer|Failed with result 'oom-kill'"
                        r'|\bOOMKilled\b(?!"?\s*:\s*false)')
@@ -2044,6 +2051,8 @@ def _classify(info: ErrorInfo) -> ErrorInfo:
         info.kind = KV_CACHE_MEMORY
     elif _CUDA_OOM.search(text):
         info.kind = "cuda_oom"
+    elif _CPU_ALLOC_FAILED in text:
+        info.kind = "host_oom"
     elif _CUDA_ERROR.search(text) or _CUDA_FAULT.search(text) or _NO_GPU.search(text):
         info.kind = "cuda_error"
     elif _NCCL.search(text):
