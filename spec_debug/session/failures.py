@@ -1239,6 +1239,9 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
     for i, (info, start, end) in enumerate(found):
         if info.file is not None and "pydantic" in info.file and _VALIDATOR_FRAME.search(info.file):
             info.file, info.line = _caller_of_validator(output, start, end, info.file, info.line)
+        elif info.file is not None and ("triton" in info.file or "testing" in info.file) \
+                and _RAISED_FOR_CALLER.search(info.file):
+            info.file, info.line = _caller_of_validator(output, start, end, info.file, info.line, _RAISED_FOR_CALLER)
         if not info.message and info.exception and info.exception.endswith("ChildFailedError"):
             info = _child_failed(info, output, end)
         elif info.message[:3] == "at " and _TRITON_AT.match(info.message):
@@ -1305,11 +1308,22 @@ def _with_detail(error: ErrorInfo, output: str, at: int) -> None:
 _VALIDATOR_FRAME = re.compile(r"[\\/]pydantic(?:_core)?[\\/]")
 
 
-def _caller_of_validator(output: str, start: int, end: int, file: str, line: int | None) -> tuple[str, int | None]:
+# Triton's launcher raises where the kernel is run, not where it was asked for: "OutOfResources: out
+# of resource: shared memory, Required: 262144, Hardware limit: 232448" from
+# triton/compiler/compiler.py's _init_handles (triton-lang/triton python/triton/compiler/compiler.py)
+# under triton/runtime/jit.py's run; the block sizes and num_stages that do not fit are the
+# caller's (a user's kernel wrapper, SGLang's triton_ops). torch.testing.assert_close raises from
+# torch/testing/_comparison.py for every mismatch: the check that failed is the caller's line.
+# The place is the innermost frame outside them, as for pydantic's validator.
+_RAISED_FOR_CALLER = re.compile(r"[\\/](?:triton[\\/](?:runtime|compiler|backends|language)|torch[\\/]testing)[\\/]")
+
+
+def _caller_of_validator(output: str, start: int, end: int, file: str, line: int | None,
+                         library: re.Pattern = _VALIDATOR_FRAME) -> tuple[str, int | None]:
     caller = None
     for frame in _FLUSH_FRAME.finditer(output, start, end):
         path = frame.group("file") or frame.group("escaped")
-        if not _VALIDATOR_FRAME.search(path):
+        if not library.search(path):
             caller = (path, int(frame.group("line")))
     return caller if caller is not None else (file, line)
 
