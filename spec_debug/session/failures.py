@@ -1181,7 +1181,34 @@ def _pytest_failure(output: str, failed: re.Match) -> ErrorInfo:
     message = failed.group("node") + (f": {failed.group('msg').strip()}" if failed.group("msg") else "")
     if loc is None:
         return ErrorInfo("test_failure", None, message[:300])
+    if message.endswith("...") and (whole := _pytest_whole_message(output, loc.start(), failed.group("msg"))):
+        message = f"{failed.group('node')}: {whole}"
+    if message.endswith(_NOT_CLOSE):
+        message = _pytest_mismatch(output, loc.start(), message)
     return ErrorInfo("test_failure", loc.group("type"), message[:300], loc.group("file"), int(loc.group("line")))
+
+
+def _pytest_whole_message(output: str, at: int, cut: str) -> str | None:
+    """The summary's message that pytest cut at the terminal's width ("AssertionError:
+    Tensor-likes are n...", _pytest/terminal.py _get_line_with_reprcrash_message) in full: the
+    report's ``E`` line of the exception, above its location at ``at``, that it begins."""
+    head = cut.strip()[:-3]
+    for e_line in reversed(list(_PYTEST_E_LINE.finditer(output, max(0, at - 4000), at))):
+        whole = f"{e_line.group('type')}: {e_line.group('msg').strip()}"
+        if whole.startswith(head):
+            return whole
+    return None
+
+
+def _pytest_mismatch(output: str, at: int, message: str) -> str:
+    """The summary's "... Tensor-likes are not close!" with the mismatch's lines from the ``E``
+    lines of the report that ends at ``at`` (see _with_mismatch): pytest's summary line keeps
+    only the assertion's first line."""
+    said = []
+    for line in output[max(0, at - 2000):at].splitlines()[-12:]:
+        if line.startswith("E ") and (line := line[2:].strip()).startswith(_MISMATCH_LINES):
+            said.append(line.rstrip("."))
+    return f"{message} {'; '.join(said)}" if said else message
 
 
 def _pytest_error(output: str, failed: re.Match) -> ErrorInfo:
