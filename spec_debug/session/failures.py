@@ -502,7 +502,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if (m := _BARE_EXC.search(output)) or ("ERROR" in output and (m := _LOGGED_EXC.search(output))):
         msg = (m.group("msg") or "").strip()
         kind = KV_CACHE_MEMORY if _KV_CACHE_MEMORY.search(msg) else "cuda_error" if _NO_GPU.search(msg) \
-            else "host_oom" if _CPU_ALLOC_FAILED in msg else "exception"
+            else "host_oom" if _host_memory(msg) else "exception"
         file, line = thrown_at(output, m.end()) if "    at " in output or VITEST_POINTER in output \
             or JVM_FRAME in output else (None, None)  # a JS stack's, a vitest stack's, a JVM stack's
         return [ErrorInfo(kind, m.group("type"), msg, file, line)]
@@ -1085,7 +1085,18 @@ _XID = re.compile(r"NVRM: Xid \((?:PCI:)?[0-9A-Fa-f:.]+\): (?P<xid>\d+)\b")
 # 68719476736 bytes." (malloc), "... DefaultCPUAllocator: can't allocate memory: you tried to
 # allocate N bytes. Error code 12 (Cannot allocate memory)" (posix_memalign; pytorch/pytorch
 # c10/core/impl/alloc_cpu.cpp): a hidden-state dump or a checkpoint conversion held in RAM.
+# The system's ENOMEM said as Python says it, "OSError: [Errno 12] Cannot allocate memory" (fork of
+# a dataloader worker or a subprocess from a process holding the weights in RAM), or as torch's
+# file mapping does, "RuntimeError: unable to mmap 4294967296 bytes from file </data/x.safetensors>:
+# Cannot allocate memory (12)" (aten/src/ATen/MapAllocator.cpp) is the host's memory too. (Not
+# llama.cpp's "failed to mlock ...: Cannot allocate memory", a warning it goes on from.)
 _CPU_ALLOC_FAILED = "DefaultCPUAllocator: "
+_ENOMEM = "Cannot allocate memory"
+
+
+def _host_memory(text: str) -> bool:
+    return _CPU_ALLOC_FAILED in text or (_ENOMEM in text and ("[Errno 12] " + _ENOMEM in text or "unable to mmap " in text))
+
 _HOST_OOM = re.compile(r"(?:Out of memory|Memory cgroup out of memory): Killed process \d+"
                        r"|killed by the OOM killer|Failed with result 'oom-kill'"
                        r'|\bOOMKilled\b(?!"?\s*:\s*false)')
@@ -2092,7 +2103,7 @@ def _classify(info: ErrorInfo) -> ErrorInfo:
         info.kind = KV_CACHE_MEMORY
     elif _CUDA_OOM.search(text):
         info.kind = "cuda_oom"
-    elif _CPU_ALLOC_FAILED in text:
+    elif _host_memory(text):
         info.kind = "host_oom"
     elif _CUDA_ERROR.search(text) or _CUDA_FAULT.search(text) or _NO_GPU.search(text):
         info.kind = "cuda_error"
