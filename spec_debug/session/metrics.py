@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from spec_debug.diagnose.launch_scan import REPR_BRACKETS, REPR_QUOTES, bracket_end
 from spec_debug.session.ansi import without_colours
 from spec_debug.session.grep_files import file_sections
-from spec_debug.session.metric_tables import _BASELINE_LABEL, NO_SPEC, run_sections, table_readings
+from spec_debug.session.metric_tables import _BASELINE_LABEL, NO_SPEC, frame_readings, run_sections, table_readings
 
 
 def _reading(*labels: str) -> re.Pattern:
@@ -893,6 +893,11 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             readings = [r for r in readings if (r[0], r[1]) not in bench_keys]
         found.extend(Metric(*reading) for reading in readings)
         for start, end in reversed(spans):  # the prose scans below must not read a cell again
+            text = text[:start] + text[end:]
+    if "\n0  " in text:  # a pandas frame's row 0 (metric_tables.frame_readings)
+        readings, spans = frame_readings(text)
+        found.extend(Metric(*reading) for reading in readings)
+        for start, end in reversed(spans):
             text = text[:start] + text[end:]
     # "tps" is people's shorthand, never a tool's: only prose pays for the two scans (5 us per
     # 10 KB each; a server log has " t" everywhere).
