@@ -113,7 +113,14 @@ _NO_GPU = re.compile(r"No CUDA GPUs are available|Found no NVIDIA driver on your
 # encountered", sglang#5491) without torch's "CUDA error: " in front.
 _CUDA_FAULT = re.compile(r"an illegal memory access was encountered|device-side assert triggered"
                          r"|unspecified launch failure|misaligned address|an illegal instruction was encountered")
-_KERNEL_ASSERT = re.compile(r"\.cuh?:\d+: [^\n]*block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion `[^`\n]*` failed")
+# A Triton kernel's (tl.device_assert; torch inductor's bounds checks, "index out of bounds: 0 <=
+# tmp16 < 40960", the bound a RoPE table's or a vocabulary's size) names its generated .py file,
+# or "unknown:0" / "<frozen runpy>:198" where Triton had no source line: "/root/.cache/vllm/
+# torch_compile_cache/.../inductor_cache/xy/cxyz.py:53: unknown: block: [129,0,0], thread:
+# [224,0,0] Assertion `index out of bounds: 0 <= tmp16 < 40960` failed." (vLLM served past the
+# model's max_position_embeddings; pytorch/pytorch benchmarks' nanogpt skip).
+_KERNEL_ASSERT = re.compile(r"(?:\.cuh?|\.py|(?<![\w.])unknown|<frozen [\w.]+>):\d+: [^\n]*block: \[\d+,\d+,\d+\], "
+                            r"thread: \[\d+,\d+,\d+\] Assertion `[^`\n]*` failed")
 # A C++ exception nobody caught: libstdc++'s verbose terminate handler prints "terminate called
 # after throwing an instance of 'T'" then "  what():  <e.what()>" (gcc libstdc++-v3/libsupc++/
 # vterminate.cc) and the process aborts, whatever exit status the log was read with.
@@ -944,7 +951,8 @@ def _with_stated_cause(errors: list[ErrorInfo], output: str, failed: bool) -> li
 # thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.", an index past a table: a
 # draft token id past the target's vocabulary, sgl-project/sglang#7139). The traceback's message
 # takes the assertion and the kernel's file:line, so the fault reads as what it is.
-_KERNEL_ASSERT_PARTS = re.compile(r"([\w.-]+\.cuh?:\d+): (\w+)?[^\n]*?Assertion `([^`\n]*)` failed")
+_KERNEL_ASSERT_PARTS = re.compile(r"([\w.-]+\.(?:cuh?|py):\d+|(?<![\w.])unknown:\d+|<frozen [\w.]+>:\d+): (\w+)?[^\n]*?"
+                                  r"Assertion `([^`\n]*)` failed")
 
 
 def _with_kernel_assert(info: ErrorInfo, output: str) -> ErrorInfo:
@@ -953,7 +961,11 @@ def _with_kernel_assert(info: ErrorInfo, output: str) -> ErrorInfo:
         return info
     if (parts := _KERNEL_ASSERT_PARTS.search(_line_at(output, m.start()))) is None:
         return info
-    said = f"Assertion `{parts.group(3)}` failed ({parts.group(1)}{' ' + parts.group(2) if parts.group(2) else ''})"
+    where, kernel = parts.group(1), parts.group(2)
+    if kernel == "unknown":
+        kernel = None  # (Triton's name for a kernel it has no function name of)
+    said = f"Assertion `{parts.group(3)}` failed" + (
+        "" if where.startswith("unknown:") else f" ({where}{' ' + kernel if kernel else ''})")
     return ErrorInfo(info.kind, info.exception, f"{info.message} | {said}"[:300], info.file, info.line)
 
 
