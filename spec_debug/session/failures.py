@@ -1347,6 +1347,8 @@ def _with_detail(error: ErrorInfo, output: str, at: int) -> None:
         error.message = _with_weights_only_reason(error, output, at)
     elif error.message.endswith(_NOT_CLOSE) and error.exception == "AssertionError":
         error.message = _with_mismatch(error, output, at)
+    elif not error.message and error.exception == "AssertionError":
+        error.message = _numpy_mismatch(error, output, at)
 
 
 # pydantic raises its ValidationError from its own frame, the validator's call: "pydantic/main.py",
@@ -1363,9 +1365,10 @@ _VALIDATOR_FRAME = re.compile(r"[\\/]pydantic(?:_core)?[\\/]")
 # triton/compiler/compiler.py's _init_handles (triton-lang/triton python/triton/compiler/compiler.py)
 # under triton/runtime/jit.py's run; the block sizes and num_stages that do not fit are the
 # caller's (a user's kernel wrapper, SGLang's triton_ops). torch.testing.assert_close raises from
-# torch/testing/_comparison.py for every mismatch: the check that failed is the caller's line.
+# torch/testing/_comparison.py for every mismatch (numpy.testing's from numpy/testing/_private/
+# utils.py): the check that failed is the caller's line.
 # The place is the innermost frame outside them, as for pydantic's validator.
-_RAISED_FOR_CALLER = re.compile(r"[\\/](?:triton[\\/](?:runtime|compiler|backends|language)|torch[\\/]testing)[\\/]")
+_RAISED_FOR_CALLER = re.compile(r"[\\/](?:triton[\\/](?:runtime|compiler|backends|language)|(?:torch|numpy)[\\/]testing)[\\/]")
 
 
 def _caller_of_validator(output: str, start: int, end: int, file: str, line: int | None,
@@ -1638,6 +1641,32 @@ def _with_mismatch(info: ErrorInfo, output: str, end: int) -> str:
         elif said or line.startswith(_CHAIN_OR_HEADER):
             break
     return f"{info.message} {'; '.join(said)}"[:300] if said else info.message
+
+
+# numpy.testing's assert_allclose / assert_array_equal raise AssertionError with a message that
+# opens with a line break: "AssertionError: " alone, then "Not equal to tolerance rtol=0.001,
+# atol=0.001" ("Arrays are not equal", "Arrays are not almost equal to 6 decimals"), a blank line,
+# "Mismatched elements: 2 / 8 (25%)", the indices, "Max absolute difference among violations: 0.5"
+# (numpy 2.x; "Max absolute difference: 0.5" before), then the arrays (numpy/testing/_private/
+# utils.py, assert_array_compare, numpy 2 as installed here). The error's message was empty.
+_NUMPY_HEADS = ("Not equal to tolerance", "Arrays are not ", "Items are not equal")
+_NUMPY_DETAIL = ("Mismatched elements: ", "Max absolute difference")
+_NUMPY_LINES = 12  # the head, a blank line, the share, a few indices, the differences
+
+
+def _numpy_mismatch(info: ErrorInfo, output: str, end: int) -> str:
+    said = []
+    for line in islice(_lines_after(output, end, _exception_prefix(info, output, end)), _NUMPY_LINES):
+        line = line.strip()
+        if not said:
+            if not line.startswith(_NUMPY_HEADS):
+                return info.message
+            said.append(line)
+        elif line.startswith(_NUMPY_DETAIL):
+            said.append(line)
+        elif line.startswith(_CHAIN_OR_HEADER):
+            break
+    return "; ".join(said)[:300]
 
 
 def _with_next_line(info: ErrorInfo, output: str, end: int) -> str:
