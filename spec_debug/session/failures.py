@@ -113,7 +113,14 @@ _NO_GPU = re.compile(r"No CUDA GPUs are available|Found no NVIDIA driver on your
 # encountered", sglang#5491) without torch's "CUDA error: " in front.
 _CUDA_FAULT = re.compile(r"an illegal memory access was encountered|device-side assert triggered"
                          r"|unspecified launch failure|misaligned address|an illegal instruction was encountered")
-_KERNEL_ASSERT = re.compile(r"\.cuh?:\d+: [^\n]*block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion `[^`\n]*` failed")
+# A Triton kernel's (tl.device_assert; torch inductor's bounds checks, "index out of bounds: 0 <=
+# tmp16 < 40960", the bound a RoPE table's or a vocabulary's size) names its generated .py file,
+# or "unknown:0" / "<frozen runpy>:198" where Triton had no source line: "/root/.cache/vllm/
+# torch_compile_cache/.../inductor_cache/xy/cxyz.py:53: unknown: block: [129,0,0], thread:
+# [224,0,0] Assertion `index out of bounds: 0 <= tmp16 < 40960` failed." (vLLM served past the
+# model's max_position_embeddings; pytorch/pytorch benchmarks' nanogpt skip).
+_KERNEL_ASSERT = re.compile(r"(?:\.cuh?|\.py|(?<![\w.])unknown|<frozen [\w.]+>):\d+: [^\n]*block: \[\d+,\d+,\d+\], "
+                            r"thread: \[\d+,\d+,\d+\] Assertion `[^`\n]*` failed")
 # A C++ exception nobody caught: libstdc++'s verbose terminate handler prints "terminate called
 # after throwing an instance of 'T'" then "  what():  <e.what()>" (gcc libstdc++-v3/libsupc++/
 # vterminate.cc) and the process aborts, whatever exit status the log was read with.
@@ -501,7 +508,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [ErrorInfo("connection", _exception_near(output, m.start()), _line_at(output, m.start()))]
     if (m := _BARE_EXC.search(output)) or ("ERROR" in output and (m := _LOGGED_EXC.search(output))):
         msg = (m.group("msg") or "").strip()
-        kind = KV_CACHE_MEMORY if _KV_CACHE_MEMORY.search(msg) else "cuda_error" if _NO_GPU.search(msg) else "exception"
+        kind = KV_CACHE_MEMORY if _KV_CACHE_MEMORY.search(msg) else "cuda_error" if _NO_GPU.search(msg) \
+            else "host_oom" if _host_memory(msg) else "exception"
         file, line = thrown_at(output, m.end()) if "    at " in output or VITEST_POINTER in output \
             or JVM_FRAME in output else (None, None)  # a JS stack's, a vitest stack's, a JVM stack's
         return [ErrorInfo(kind, m.group("type"), msg, file, line)]
@@ -943,7 +951,8 @@ def _with_stated_cause(errors: list[ErrorInfo], output: str, failed: bool) -> li
 # thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.", an index past a table: a
 # draft token id past the target's vocabulary, sgl-project/sglang#7139). The traceback's message
 # takes the assertion and the kernel's file:line, so the fault reads as what it is.
-_KERNEL_ASSERT_PARTS = re.compile(r"([\w.-]+\.cuh?:\d+): (\w+)?[^\n]*?Assertion `([^`\n]*)` failed")
+_KERNEL_ASSERT_PARTS = re.compile(r"([\w.-]+\.(?:cuh?|py):\d+|(?<![\w.])unknown:\d+|<frozen [\w.]+>:\d+): (\w+)?[^\n]*?"
+                                  r"Assertion `([^`\n]*)` failed")
 
 
 def _with_kernel_assert(info: ErrorInfo, output: str) -> ErrorInfo:
@@ -952,7 +961,11 @@ def _with_kernel_assert(info: ErrorInfo, output: str) -> ErrorInfo:
         return info
     if (parts := _KERNEL_ASSERT_PARTS.search(_line_at(output, m.start()))) is None:
         return info
-    said = f"Assertion `{parts.group(3)}` failed ({parts.group(1)}{' ' + parts.group(2) if parts.group(2) else ''})"
+    where, kernel = parts.group(1), parts.group(2)
+    if kernel == "unknown":
+        kernel = None  # (Triton's name for a kernel it has no function name of)
+    said = f"Assertion `{parts.group(3)}` failed" + (
+        "" if where.startswith("unknown:") else f" ({where}{' ' + kernel if kernel else ''})")
     return ErrorInfo(info.kind, info.exception, f"{info.message} | {said}"[:300], info.file, info.line)
 
 
@@ -1079,6 +1092,23 @@ _XID = re.compile(r"NVRM: Xid \((?:PCI:)?[0-9A-Fa-f:.]+\): (?P<xid>\d+)\b")
 # "OOMKilled" (kubectl describe pod, get pods); docker inspect's "OOMKilled": false is none. The
 # process died of SIGKILL with no word of its own: the fix is host memory, not a smaller batch on
 # the GPU (cuda_oom).
+# torch's CPU allocator failing is the host's memory too, with no kill: "RuntimeError: [enforce
+# fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: not enough memory: you tried to allocate
+# 68719476736 bytes." (malloc), "... DefaultCPUAllocator: can't allocate memory: you tried to
+# allocate N bytes. Error code 12 (Cannot allocate memory)" (posix_memalign; pytorch/pytorch
+# c10/core/impl/alloc_cpu.cpp): a hidden-state dump or a checkpoint conversion held in RAM.
+# The system's ENOMEM said as Python says it, "OSError: [Errno 12] Cannot allocate memory" (fork of
+# a dataloader worker or a subprocess from a process holding the weights in RAM), or as torch's
+# file mapping does, "RuntimeError: unable to mmap 4294967296 bytes from file </data/x.safetensors>:
+# Cannot allocate memory (12)" (aten/src/ATen/MapAllocator.cpp) is the host's memory too. (Not
+# llama.cpp's "failed to mlock ...: Cannot allocate memory", a warning it goes on from.)
+_CPU_ALLOC_FAILED = "DefaultCPUAllocator: "
+_ENOMEM = "Cannot allocate memory"
+
+
+def _host_memory(text: str) -> bool:
+    return _CPU_ALLOC_FAILED in text or (_ENOMEM in text and ("[Errno 12] " + _ENOMEM in text or "unable to mmap " in text))
+
 _HOST_OOM = re.compile(r"(?:Out of memory|Memory cgroup out of memory): Killed process \d+"
                        r"|killed by the OOM killer|Failed with result 'oom-kill'"
                        r'|\bOOMKilled\b(?!"?\s*:\s*false)')
@@ -1174,7 +1204,34 @@ def _pytest_failure(output: str, failed: re.Match) -> ErrorInfo:
     message = failed.group("node") + (f": {failed.group('msg').strip()}" if failed.group("msg") else "")
     if loc is None:
         return ErrorInfo("test_failure", None, message[:300])
+    if message.endswith("...") and (whole := _pytest_whole_message(output, loc.start(), failed.group("msg"))):
+        message = f"{failed.group('node')}: {whole}"
+    if message.endswith(_NOT_CLOSE):
+        message = _pytest_mismatch(output, loc.start(), message)
     return ErrorInfo("test_failure", loc.group("type"), message[:300], loc.group("file"), int(loc.group("line")))
+
+
+def _pytest_whole_message(output: str, at: int, cut: str) -> str | None:
+    """The summary's message that pytest cut at the terminal's width ("AssertionError:
+    Tensor-likes are n...", _pytest/terminal.py _get_line_with_reprcrash_message) in full: the
+    report's ``E`` line of the exception, above its location at ``at``, that it begins."""
+    head = cut.strip()[:-3]
+    for e_line in reversed(list(_PYTEST_E_LINE.finditer(output, max(0, at - 4000), at))):
+        whole = f"{e_line.group('type')}: {e_line.group('msg').strip()}"
+        if whole.startswith(head):
+            return whole
+    return None
+
+
+def _pytest_mismatch(output: str, at: int, message: str) -> str:
+    """The summary's "... Tensor-likes are not close!" with the mismatch's lines from the ``E``
+    lines of the report that ends at ``at`` (see _with_mismatch): pytest's summary line keeps
+    only the assertion's first line."""
+    said = []
+    for line in output[max(0, at - 2000):at].splitlines()[-12:]:
+        if line.startswith("E ") and (line := line[2:].strip()).startswith(_MISMATCH_LINES):
+            said.append(line.rstrip("."))
+    return f"{message} {'; '.join(said)}" if said else message
 
 
 def _pytest_error(output: str, failed: re.Match) -> ErrorInfo:
@@ -1232,6 +1289,9 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
     for i, (info, start, end) in enumerate(found):
         if info.file is not None and "pydantic" in info.file and _VALIDATOR_FRAME.search(info.file):
             info.file, info.line = _caller_of_validator(output, start, end, info.file, info.line)
+        elif info.file is not None and ("triton" in info.file or "testing" in info.file) \
+                and _RAISED_FOR_CALLER.search(info.file):
+            info.file, info.line = _caller_of_validator(output, start, end, info.file, info.line, _RAISED_FOR_CALLER)
         if not info.message and info.exception and info.exception.endswith("ChildFailedError"):
             info = _child_failed(info, output, end)
         elif info.message[:3] == "at " and _TRITON_AT.match(info.message):
@@ -1285,6 +1345,10 @@ def _with_detail(error: ErrorInfo, output: str, at: int) -> None:
         error.message = _with_next_line(error, output, at)
     elif error.message.startswith(_WO_FAILED) and (error.exception or "").endswith("UnpicklingError"):
         error.message = _with_weights_only_reason(error, output, at)
+    elif error.message.endswith(_NOT_CLOSE) and error.exception == "AssertionError":
+        error.message = _with_mismatch(error, output, at)
+    elif not error.message and error.exception == "AssertionError":
+        error.message = _numpy_mismatch(error, output, at)
 
 
 # pydantic raises its ValidationError from its own frame, the validator's call: "pydantic/main.py",
@@ -1296,11 +1360,23 @@ def _with_detail(error: ErrorInfo, output: str, at: int) -> None:
 _VALIDATOR_FRAME = re.compile(r"[\\/]pydantic(?:_core)?[\\/]")
 
 
-def _caller_of_validator(output: str, start: int, end: int, file: str, line: int | None) -> tuple[str, int | None]:
+# Triton's launcher raises where the kernel is run, not where it was asked for: "OutOfResources: out
+# of resource: shared memory, Required: 262144, Hardware limit: 232448" from
+# triton/compiler/compiler.py's _init_handles (triton-lang/triton python/triton/compiler/compiler.py)
+# under triton/runtime/jit.py's run; the block sizes and num_stages that do not fit are the
+# caller's (a user's kernel wrapper, SGLang's triton_ops). torch.testing.assert_close raises from
+# torch/testing/_comparison.py for every mismatch (numpy.testing's from numpy/testing/_private/
+# utils.py): the check that failed is the caller's line.
+# The place is the innermost frame outside them, as for pydantic's validator.
+_RAISED_FOR_CALLER = re.compile(r"[\\/](?:triton[\\/](?:runtime|compiler|backends|language)|(?:torch|numpy)[\\/]testing)[\\/]")
+
+
+def _caller_of_validator(output: str, start: int, end: int, file: str, line: int | None,
+                         library: re.Pattern = _VALIDATOR_FRAME) -> tuple[str, int | None]:
     caller = None
     for frame in _FLUSH_FRAME.finditer(output, start, end):
         path = frame.group("file") or frame.group("escaped")
-        if not _VALIDATOR_FRAME.search(path):
+        if not library.search(path):
             caller = (path, int(frame.group("line")))
     return caller if caller is not None else (file, line)
 
@@ -1542,6 +1618,55 @@ def _with_weights_only_reason(info: ErrorInfo, output: str, end: int) -> str:
                 break
             return f"Weights only load failed: {line.strip()}"[:300]
     return info.message
+
+
+# torch.testing.assert_close's failure says only that the values differ on its own line; how
+# much follows after a blank line (torch/testing/_comparison.py, _make_mismatch_msg, torch 2.13
+# as installed here): "Mismatched elements: 2 / 8 (25.0%)", "Greatest absolute difference:
+# 0.0123 at index (0, 2) (up to 0.001 allowed)", the relative one; for scalars "Expected 1.0 but
+# got 1.5." and "Absolute difference: 0.5 (up to 1e-05 allowed)". A drafter checked against the
+# reference differs by a rounding or by a wrong layer: the numbers say which.
+_NOT_CLOSE = (" are not close!", " are not equal!")
+_MISMATCH_LINES = ("Mismatched elements: ", "Greatest absolute difference: ", "Expected ", "Absolute difference: ")
+_MISMATCH_WINDOW = 5  # the blank line, the share, the two differences (a scalar's three lines)
+
+
+def _with_mismatch(info: ErrorInfo, output: str, end: int) -> str:
+    """"Tensor-likes are not close!" with the mismatch's share and greatest absolute difference."""
+    said = []
+    for line in islice(_lines_after(output, end, _exception_prefix(info, output, end)), _MISMATCH_WINDOW):
+        line = line.strip()
+        if line.startswith(_MISMATCH_LINES):
+            said.append(line.rstrip("."))
+        elif said or line.startswith(_CHAIN_OR_HEADER):
+            break
+    return f"{info.message} {'; '.join(said)}"[:300] if said else info.message
+
+
+# numpy.testing's assert_allclose / assert_array_equal raise AssertionError with a message that
+# opens with a line break: "AssertionError: " alone, then "Not equal to tolerance rtol=0.001,
+# atol=0.001" ("Arrays are not equal", "Arrays are not almost equal to 6 decimals"), a blank line,
+# "Mismatched elements: 2 / 8 (25%)", the indices, "Max absolute difference among violations: 0.5"
+# (numpy 2.x; "Max absolute difference: 0.5" before), then the arrays (numpy/testing/_private/
+# utils.py, assert_array_compare, numpy 2 as installed here). The error's message was empty.
+_NUMPY_HEADS = ("Not equal to tolerance", "Arrays are not ", "Items are not equal")
+_NUMPY_DETAIL = ("Mismatched elements: ", "Max absolute difference")
+_NUMPY_LINES = 12  # the head, a blank line, the share, a few indices, the differences
+
+
+def _numpy_mismatch(info: ErrorInfo, output: str, end: int) -> str:
+    said = []
+    for line in islice(_lines_after(output, end, _exception_prefix(info, output, end)), _NUMPY_LINES):
+        line = line.strip()
+        if not said:
+            if not line.startswith(_NUMPY_HEADS):
+                return info.message
+            said.append(line)
+        elif line.startswith(_NUMPY_DETAIL):
+            said.append(line)
+        elif line.startswith(_CHAIN_OR_HEADER):
+            break
+    return "; ".join(said)[:300]
 
 
 def _with_next_line(info: ErrorInfo, output: str, end: int) -> str:
@@ -2019,6 +2144,8 @@ def _classify(info: ErrorInfo) -> ErrorInfo:
         info.kind = KV_CACHE_MEMORY
     elif _CUDA_OOM.search(text):
         info.kind = "cuda_oom"
+    elif _host_memory(text):
+        info.kind = "host_oom"
     elif _CUDA_ERROR.search(text) or _CUDA_FAULT.search(text) or _NO_GPU.search(text):
         info.kind = "cuda_error"
     elif _NCCL.search(text):

@@ -750,3 +750,71 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
         if read:
             spans.append((head_start, min(pos, len(text))))
     return found, spans
+
+
+# pandas' ``print(df)`` of a script's results (a list of dicts per run): no rule under its
+# header, columns two spaces apart and right-aligned, a header line that starts blank over the
+# index, then rows "0  eagle3   1  181.70  3.12" numbered from 0 (pandas/io/formats/format.py,
+# DataFrameFormatter; ".." rows where a long frame is cut, "[N rows x M columns]" under it).
+# Each column ends where its header's name ends; a row's cell is what lies between the column
+# before's end and its own. Read as the "|" table it is, its span the text's own.
+_FRAME_NAME = re.compile(r"\S+(?: \S+)*")
+_FRAME_INDEX = re.compile(r"\d+(?= )")
+
+
+def _frame_at(text: str, row0: int) -> tuple[str, int, int] | None:
+    """The "|" table of the frame whose row 0 starts at ``row0``, where its header starts and
+    where its last row ends; None where the lines are no such frame."""
+    head_start = text.rfind("\n", 0, row0 - 1) + 1
+    header = text[head_start:row0 - 1].rstrip("\r")
+    if not header.startswith(" ") or "|" in header:
+        return None
+    names = list(_FRAME_NAME.finditer(header))
+    if len(names) < 2 or not any(_header_kind(n.group(0)) for n in names):
+        return None
+    edges = [n.end() for n in names]
+    rows = []
+    pos, index, end = row0, 0, row0
+    while pos < len(text):
+        nl = text.find("\n", pos)
+        stop = len(text) if nl < 0 else nl
+        line = text[pos:stop].rstrip()
+        if line.startswith(".."):  # a long frame's cut rows
+            pos = stop + 1
+            continue
+        lead = _FRAME_INDEX.match(line)
+        if lead is None or (int(lead.group(0)) != index and not (rows and int(lead.group(0)) > index)) \
+                or lead.end() > names[0].start() or len(line) > edges[-1] \
+                or any(e < len(line) and line[e] != " " for e in edges[:-1]):
+            break
+        cells, left = [], lead.end()
+        for e in edges:
+            cells.append(line[left:e].strip())
+            left = e
+        if not all(cells):
+            break
+        rows.append(cells)
+        index = int(lead.group(0)) + 1
+        end, pos = stop, stop + 1
+    if not rows:
+        return None
+    lines = ["| " + " | ".join(n.group(0) for n in names) + " |", "|" + "---|" * len(names)]
+    lines += ["| " + " | ".join(cells) + " |" for cells in rows]
+    return "\n".join(lines) + "\n", head_start, end
+
+
+def frame_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
+    """Readings of the pandas frames printed in ``text`` (see _frame_at), and their spans."""
+    found: list[Reading] = []
+    spans = []
+    at = text.find("\n0  ")
+    while at >= 0:
+        if (frame := _frame_at(text, at + 1)) is not None:
+            table, start, end = frame
+            readings, read = table_readings(table)
+            if read:
+                found.extend(readings)
+                spans.append((start, end))
+                at = end
+        at = text.find("\n0  ", at + 1)
+    return found, spans

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from spec_debug.diagnose.launch_scan import REPR_BRACKETS, REPR_QUOTES, bracket_end
 from spec_debug.session.ansi import without_colours
 from spec_debug.session.grep_files import file_sections
-from spec_debug.session.metric_tables import _BASELINE_LABEL, NO_SPEC, run_sections, table_readings
+from spec_debug.session.metric_tables import _BASELINE_LABEL, NO_SPEC, frame_readings, run_sections, table_readings
 
 
 def _reading(*labels: str) -> re.Pattern:
@@ -893,6 +893,11 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             readings = [r for r in readings if (r[0], r[1]) not in bench_keys]
         found.extend(Metric(*reading) for reading in readings)
         for start, end in reversed(spans):  # the prose scans below must not read a cell again
+            text = text[:start] + text[end:]
+    if "\n0  " in text:  # a pandas frame's row 0 (metric_tables.frame_readings)
+        readings, spans = frame_readings(text)
+        found.extend(Metric(*reading) for reading in readings)
+        for start, end in reversed(spans):
             text = text[:start] + text[end:]
     # "tps" is people's shorthand, never a tool's: only prose pays for the two scans (5 us per
     # 10 KB each; a server log has " t" everywhere).
@@ -3421,6 +3426,8 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
         if not _accept_word_at(text, at) or text.endswith(_RENORMALIZED, 0, at - 1):
             continue
         if (m := _ACCEPT_LEN.match(text, at)) is not None:
+            if _on_the_next_line(text, word.end(), m.start("value")):
+                continue
             found.append(Metric("accept_length", float(m.group("value")), "tokens", _context(text, at, m.end())))
             if (then := _next_value(text, m)) is not None:
                 found.append(Metric("accept_length", float(then.group("value")), "tokens", _context(text, at, then.end())))
@@ -3437,6 +3444,8 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
         if not _accept_word_at(text, at):
             continue
         if (m := _RATE_AFTER.match(text, word.end())) is not None:
+            if _on_the_next_line(text, word.end(), m.start("value")):
+                continue
             if (reading := _rate_said(m.group("value"), bool(m.group("pct")))) is not None:
                 found.append(Metric(*reading, _context(text, at, m.end())))
             if (then := _next_value(text, m)) is not None:
@@ -3447,6 +3456,21 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
             found.append(Metric("accept_length", float(m.group("value")), "tokens", _context(text, at, m.end())))
         elif (m := _PCT_JUST_BEFORE.search(text, max(0, at - 20), at - 1)) is not None:
             found.append(Metric("accept_rate", float(m.group("value")), "%", _context(text, m.start(), word.end())))
+
+
+def _on_the_next_line(text: str, word_end: int, value_start: int) -> bool:
+    """The number after "accept_length" / "accept_rate" opens the next line, nothing between
+    them but the line break, and the word ends a line of columns (others before it, two spaces
+    apart): a column header over a table's first row, not a reading. pandas' ``print(df)`` ends
+    its header with the last column's name and starts the row with the index ("   method  steps
+    output_tok_s  accept_rate\n0  eagle3  3  181.7  0.71"): its "0" read as an acceptance rate of 0
+    (a drafter never accepted), "accept_length" as a length of 0. A label alone on its line
+    ("Acceptance rate\n0.71", copied from a dashboard) stays a reading."""
+    gap = text[word_end:value_start]
+    if "\n" not in gap or gap.strip(" \t\r\n*~"):
+        return False
+    head = text[text.rfind("\n", 0, word_end) + 1:word_end]
+    return "  " in head.strip()
 
 
 def _rate_said(number: str, pct: bool) -> tuple[str, float, str] | None:
