@@ -1195,6 +1195,9 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         if said:
             yield event("prompt", role, text="\n".join(said))
     elif role == "user":
+        if text.startswith(_HERMES_NOTICE):
+            yield _hermes_notice(text, items.background, event)
+            return
         if claude_code._REMINDER_OPEN in text:
             # Claude Code's context in the prompt's message, before it or after it (its folder,
             # CLAUDE.md, the date, the file open in the IDE: <system-reminder> blocks), as its
@@ -1407,6 +1410,44 @@ def _hermes_job(text: str, call_id: str | None, background: dict) -> dict | None
     if result.get("status") == "running":
         return {"call_id": f"{owner}#running", "text": shown, "raw_type": "running"}
     return None
+
+
+_HERMES_NOTICE = "[IMPORTANT: Background process "
+_HERMES_NOTICE_HEAD = re.compile(
+    r"\[IMPORTANT: Background process (?P<job>\S+) (?:(?P<watch>matched watch pattern)|.*?"
+    r"\((?:exit code |exit_code=)(?P<code>-?\d+)?)")
+"""The first line of Hermes Agent's notice of a background process started with
+``notify_on_complete`` (or ``watch_patterns``): ``[IMPORTANT: Background process {id} completed
+normally (exit code 0).`` / ``exited (exit code 1).`` / ``terminated by Hermes (exit code -15,
+SIGTERM).`` (older releases: ``completed (exit code N).``), then ``Command: {command}``, ``Output:``
+and the output, the whole closed by ``]``; or ``... matched watch pattern "{pattern}".``, then
+``Matched output:``. NousResearch/hermes-agent ``tools/process_registry.py``,
+``format_process_notification`` and ``_completion_status``."""
+
+
+def _hermes_notice(text: str, background: dict, event) -> Event:
+    """Hermes Agent's notice that a background process ended (or printed what it was told to watch
+    for), which it hands the model as a user message of its own when the process's
+    ``completion_queue`` drains (the CLI's ``_pending_input``, the gateway's internal message): the
+    end of the command that started it, exit status and output, as the poll that saw it exit
+    (:func:`_hermes_job`); a system note where the start is not in the file. Read as a prompt, the
+    person had typed the notice, and the launch that crashed stayed running, its traceback no
+    error."""
+    head = _HERMES_NOTICE_HEAD.match(text)
+    owner = background.get(head["job"]) if head else None
+    if owner is None:
+        return event("system", "system", text=text, raw_type="background_notice")
+    watched = head["watch"] is not None
+    mark = "\nMatched output:\n" if watched else "\nOutput:\n"
+    at = text.find(mark)
+    shown = text[at + len(mark):] if at >= 0 else ""
+    if shown.endswith("]"):
+        shown = shown[:-1]
+    if watched:
+        return event("tool_result", "tool", call_id=f"{owner}#running", text=shown, raw_type="running")
+    del background[head["job"]]
+    code = int(head["code"]) if head["code"] is not None else None
+    return event("tool_result", "tool", call_id=owner, text=shown, exit_code=code, is_error=bool(code))
 
 
 def _encoded_twice(text: str) -> str:
