@@ -29,7 +29,7 @@ from spec_debug.session.formats import (
     aider_context, anthropic_stream, asciicast, chat_stream, chatgpt_export, claude_code, claude_code_log_html,
     claude_code_log_md, claude_layout, claude_session, cline_export, cline_task, codex, codex_exec, codex_threads,
     continue_session, crush,
-    gemini_cli, goose_store, copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire,
+    gemini_cli, goose_store, hermes_store, copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire,
     har, opencode, pi_agent, ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export,
     opencode_store, qwen_code, responses_stream, specstory, swe_agent, text_log,
 )
@@ -122,10 +122,10 @@ class SessionSource:
 
     @property
     def goose_store(self) -> bool:
-        """openai only: a session of Goose's SQLite store (:mod:`formats.goose_store`), ``store_session``
-        its id. Told by the path: the one SQLite file read as ``openai`` is Goose's store
-        (:func:`_sqlite_store`; a JSON or JSONL chat log is none, told by its name before a read:
-        a home scan holds thousands of them)."""
+        """openai only: a session of Goose's SQLite store (:mod:`formats.goose_store`) or Hermes
+        Agent's (:mod:`formats.hermes_store`), ``store_session`` its id. Told by the path: a SQLite
+        file read as ``openai`` is one of those stores (:func:`_sqlite_store`; a JSON or JSONL chat
+        log is none, told by its name before a read: a home scan holds thousands of them)."""
         if self.format != "openai":
             return False
         if self.store_session is not None or self.store_sessions:
@@ -621,15 +621,17 @@ def _refuse_empty_store(path: Path) -> None:
 
 
 def _store_sessions(file: Path) -> tuple[list, str, str]:
-    """The sessions of the SQLite file as Crush's, Goose's or OpenCode's store, with its format
-    and whose it is; :class:`crush.StoreError` when it is none of them (``foreign``: the first
-    error, Crush's) or cannot be read."""
+    """The sessions of the SQLite file as Crush's, Goose's, Hermes Agent's or OpenCode's store, with
+    its format and whose it is; :class:`crush.StoreError` when it is none of them (``foreign``: the
+    first error, Crush's) or cannot be read."""
     first = None
-    # Goose's sessions are OpenAI-like messages, as its earlier JSONL sessions are (formats.openai_chat)
-    for kind, reader in (("crush", crush.sessions), ("openai", goose_store.sessions),
-                         ("opencode", opencode_store.sessions)):
+    # Goose's sessions are OpenAI-like messages, as its earlier JSONL sessions are (formats.openai_chat);
+    # Hermes Agent's are OpenAI chat messages, as its sessions' JSON logs hold them
+    for kind, reader, name in (("crush", crush.sessions, "Crush"), ("openai", goose_store.sessions, "Goose"),
+                               ("openai", hermes_store.sessions, "Hermes Agent"),
+                               ("opencode", opencode_store.sessions, "OpenCode")):
         try:
-            return reader(file), kind, _STORE_NAMES[kind]
+            return reader(file), kind, name
         except crush.StoreError as exc:
             if exc.reason != "foreign":
                 raise
@@ -648,10 +650,10 @@ def _refuse_store(file: Path, exc: crush.StoreError) -> None:
         raise UsageError(f"{file}: a damaged SQLite database ({exc})",
                          hint=f"check it (sqlite3 {file.name} 'PRAGMA integrity_check'), or name an earlier copy") \
             from None
-    raise UsageError(f"{file}: an SQLite database that cannot be read as Crush's session store, Goose's or "
-                     f"OpenCode's ({exc})",
-                     hint="name Crush's .crush/crush.db, Goose's ~/.local/share/goose/sessions/sessions.db or "
-                          "OpenCode's ~/.local/share/opencode/opencode.db (a "
+    raise UsageError(f"{file}: an SQLite database that cannot be read as Crush's session store, Goose's, "
+                     f"Hermes Agent's or OpenCode's ({exc})",
+                     hint="name Crush's .crush/crush.db, Goose's ~/.local/share/goose/sessions/sessions.db, "
+                          "Hermes Agent's ~/.hermes/state.db or OpenCode's ~/.local/share/opencode/opencode.db (a "
                           "copy is read as well: it is opened read-only), or export the session to JSON first") \
         from None
 
@@ -2353,7 +2355,9 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         elif source.format == "codex":
             yield from codex_threads.read_session(source, cursor, stats, tree)
         elif source.goose_store:
-            yield from goose_store.read(source.path, source.store_session or "", cursor, stats)
+            # Goose's store or Hermes Agent's (formats.hermes_store), told by their messages tables
+            store = hermes_store if hermes_store.is_store(source.path) else goose_store
+            yield from store.read(source.path, source.store_session or "", cursor, stats)
         elif source.format == "openai" and source.children and _is_cline_sdk_main(source):
             yield from cline_task.read_sdk_agents(
                 source.path, [c.path for c in source.children], cursor, tree,
