@@ -2041,6 +2041,7 @@ def _loads(raw: bytes) -> object:
 
 
 _PROXIED_CALL_HEAD = re.compile(rb'\{\s*"request"\s*:\s*\{')
+_SHAREGPT_HEAD = re.compile(rb'\{\s*"conversations"\s*:\s*\[\s*\{\s*"from"\s*:')
 
 
 def _logged_call_head(head: bytes) -> bool:
@@ -2118,6 +2119,9 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
             return "openai", False, True
         if value is None and (opens_array or (stripped[:1] == b"{" and b'"messages"' in head)):
             return "openai", True, True
+        if value is None and _SHAREGPT_HEAD.match(stripped):
+            # ShareGPT trajectories one a line (formats.sharegpt), the first longer than the sniff window
+            return "openai", False, True
         if value is None and stripped[:1] == b"{" and _RESPONSES_LIST.search(head) and _RESPONSES_ITEM.search(head):
             # A Responses API request or response whose first item is longer than the sniff
             # window (a pasted log): one JSON document, read as one record.

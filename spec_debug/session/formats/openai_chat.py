@@ -22,7 +22,8 @@ from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import (
-    aider_context, claude_code, cline_task, codex, codex_tool_ends, continue_session, har, kimi_cli, server_tools)
+    aider_context, claude_code, cline_task, codex, codex_tool_ends, continue_session, har, kimi_cli, server_tools,
+    sharegpt)
 from spec_debug.session.formats.common import (
     SHELL_TOOL_NAMES,
     Cursor,
@@ -56,7 +57,9 @@ def looks_like(obj: dict) -> bool:
         or _goose_stream_message(obj) is not None \
         or is_responses_exchange(obj) or is_chatgpt_conversation(obj) or is_chat_completion(obj) \
         or is_thread_message_list(obj) or is_proxied_call(obj) or is_item_list(obj) \
-        or (role == "model" and isinstance(obj.get("parts"), list))  # Gemini API Content (gemini_parts)
+        or (role == "model" and isinstance(obj.get("parts"), list)) \
+        or sharegpt.is_trajectory(obj)
+    # (Gemini API Content: formats.gemini_parts; ShareGPT trajectories: formats.sharegpt)
 
 
 def _goose_stream_message(obj: dict) -> dict | None:
@@ -181,6 +184,8 @@ def conversation(obj: dict) -> list | None:
         return obj["messages"]
     if continue_session.is_session(obj):
         return continue_session.messages(obj)
+    if sharegpt.is_trajectory(obj):
+        return sharegpt.messages(obj)
     if is_chatgpt_conversation(obj):
         return chatgpt_messages(obj)
     if is_chat_completion(obj):
