@@ -1152,6 +1152,12 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             {"type": "input_text", "text": part} for part in codex.joined_parts(message["content"])]}, event)
         return
     parts = message.get("parts")
+    if role == "assistant" and "content" not in message and isinstance(parts, list):
+        # The Vercel AI SDK's UIMessage (what useChat keeps and apps save): its parts the core
+        # message's, each call a part that holds its result too (_ui_parts). Read as chat text,
+        # an assistant's calls and their output were none.
+        yield from _anthropic_blocks(_ui_parts(parts), role, event, call_names)
+        return
     if "content" not in message and isinstance(parts, list) and role in ("user", "model", "function"):
         # Gemini API Content (formats.gemini_parts): read as chat messages, its calls and their
         # output were no command and no result.
@@ -1980,6 +1986,44 @@ def _ai_sdk_call(block: dict, role: str, i: int, event, call_names) -> Event:
     call_names[call_id] = name
     return event("tool_call", role, i, tool_name=name, call_id=call_id, command=command, text=call_text(command, raw),
                  path=call_path(name, args), host=remote_host(args) if command is not None else None)
+
+
+def _ui_parts(parts: list) -> list:
+    """A ``UIMessage``'s parts as the core message's (:func:`_ai_sdk_call`, :func:`_ai_sdk_result`):
+    a call is one part, ``{type: "tool-<name>" | "dynamic-tool" (with toolName), toolCallId, state,
+    input, output | errorText}``, its ``state`` ``output-available``, ``output-error`` or
+    ``output-denied`` once it ended (``input-streaming``, ``input-available``, ``approval-requested``
+    while it had not: a call with no result); AI SDK 4 wrote ``{type: "tool-invocation",
+    toolInvocation: {state: "call" | "result", toolCallId, toolName, args, result}}`` (vercel/ai
+    ``packages/ai/src/ui/ui-messages.ts``, ``ToolUIPart``, ``DynamicToolUIPart``). Text and reasoning
+    parts are kept; the rest (``step-start``, sources, files, data) are the UI's."""
+    found: list = []
+    for part in parts:
+        kind = part.get("type") if isinstance(part, dict) else None
+        if not isinstance(kind, str):
+            continue
+        if kind == "tool-invocation" and isinstance(part.get("toolInvocation"), dict):
+            part = part["toolInvocation"]
+            name, state, raw = part.get("toolName"), part.get("state"), part.get("args")
+            state = "output-available" if state == "result" else state
+        elif (kind.startswith("tool-") and kind not in ("tool-call", "tool-result")) or kind == "dynamic-tool":
+            name = part.get("toolName") if kind == "dynamic-tool" else kind[len("tool-"):]
+            state, raw = part.get("state"), part.get("input")
+        else:
+            if kind in ("text", "reasoning"):
+                found.append(part)
+            continue
+        call_id = part.get("toolCallId")
+        found.append({"type": "tool-call", "toolCallId": call_id, "toolName": name, "input": raw})
+        if state == "output-available":
+            found.append({"type": "tool-result", "toolCallId": call_id, "result": part.get("output", part.get("result"))})
+        elif state == "output-error":
+            found.append({"type": "tool-result", "toolCallId": call_id, "result": part.get("errorText"), "isError": True})
+        elif state == "output-denied":
+            approval = part.get("approval") if isinstance(part.get("approval"), dict) else {}
+            found.append({"type": "tool-result", "toolCallId": call_id,
+                          "output": {"type": "execution-denied", "reason": approval.get("reason")}})
+    return found
 
 
 _AI_SDK_ERRORS = ("error-text", "error-json")
