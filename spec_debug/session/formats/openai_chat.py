@@ -1191,6 +1191,14 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         given = message.get("tool_call_id")
         yield from shown.result(observed, event, call_names, given if isinstance(given, str) else None)
         return
+    if text[:1] == "[" and role in ("user", "assistant") and not message.get("tool_calls") \
+            and (compacted := _hermes_compaction(text)) is not None:
+        summary, typed = compacted
+        yield event("compaction", "system", raw_type="compact", text="context compacted")
+        yield event("summary", role, 1, text=summary)
+        if typed and role == "user":
+            yield event("prompt", role, 2, text=typed)
+        return
     if role in ("system", "developer"):
         yield event("system", role, text=text)
     elif role == "user" and is_cli_context(text):
@@ -1434,6 +1442,38 @@ SIGTERM).`` (older releases: ``completed (exit code N).``), then ``Command: {com
 and the output, the whole closed by ``]``; or ``... matched watch pattern "{pattern}".``, then
 ``Matched output:``. NousResearch/hermes-agent ``tools/process_registry.py``,
 ``format_process_notification`` and ``_completion_status``."""
+
+
+_HERMES_SUMMARY = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY]:")
+_HERMES_SUMMARY_END = "--- END OF CONTEXT SUMMARY"
+_HERMES_PRIOR = ("[PRIOR CONTEXT — for reference only; not a new message]",
+                 "[END OF PRIOR CONTEXT — COMPACTION SUMMARY BELOW]")
+_HERMES_CONTINUE = "Continue from the compressed conversation context above."
+
+
+def _hermes_compaction(text: str) -> tuple[str, str] | None:
+    """The summary Hermes Agent's context compression put in the conversation, and what the person
+    typed in the same message (``""`` when nothing), or None for any other message. The summary is
+    a message of its own, user or assistant as the turns around it allow, opening with its
+    handoff note (``[CONTEXT COMPACTION — REFERENCE ONLY] Earlier turns were compacted ...``;
+    ``[CONTEXT SUMMARY]:`` in earlier releases) and closed by ``--- END OF CONTEXT SUMMARY — ...
+    ---``, the person's next message after it when it had to share theirs; or it is merged into
+    that message, their words first between ``[PRIOR CONTEXT — ...]`` and ``[END OF PRIOR CONTEXT
+    — COMPACTION SUMMARY BELOW]`` (NousResearch/hermes-agent ``agent/context_compressor.py``,
+    ``SUMMARY_PREFIX``, ``LEGACY_SUMMARY_PREFIX``, ``_SUMMARY_END_MARKER``,
+    ``_MERGED_PRIOR_CONTEXT_HEADER``). Read as a prompt, the summary of the earlier turns was a
+    request the person made, and no compaction was seen."""
+    if text.startswith(_HERMES_SUMMARY):
+        end = text.find(_HERMES_SUMMARY_END)
+        if end < 0:
+            return text, ""
+        close = text.find("\n", end)
+        typed = text[close:].strip() if close >= 0 else ""
+        return text[:end].rstrip(), "" if typed.startswith(_HERMES_CONTINUE) else typed
+    if text.startswith(_HERMES_PRIOR[0]) and (at := text.find(_HERMES_PRIOR[1])) >= 0:
+        typed = text[len(_HERMES_PRIOR[0]):at].strip()
+        return text[at + len(_HERMES_PRIOR[1]):].strip(), typed
+    return None
 
 
 def _hermes_notice(text: str, background: dict, event) -> Event:
