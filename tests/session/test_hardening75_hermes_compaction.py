@@ -62,3 +62,16 @@ def test_an_assistant_summary_is_a_compaction(tmp_path: Path) -> None:
     a = analyze_path(_session(tmp_path, {"role": "assistant", "content": PREFIX + BODY + END}, []))
     assert a.stats["compactions"] == 1
     assert [p.text for p in a.prompts] == ["start the EAGLE-3 server"]
+
+
+def test_the_notes_hermes_adds_after_a_compaction_are_no_prompts(tmp_path: Path) -> None:
+    """After a compaction Hermes puts the task list back as a user message of its own
+    (``[Your active task list was preserved across context compression]``), and adds "Continue from
+    the compressed conversation context above. ..." when the person's turns were all compressed."""
+    a = analyze_path(_session(tmp_path, {"role": "user", "content": PREFIX + BODY + END}, [
+        {"role": "user", "content": "[Your active task list was preserved across context compression]\n"
+                                    "- [>] 1. relaunch with --mem-fraction-static 0.7"},
+        {"role": "user", "content": "Continue from the compressed conversation context above. This marker exists "
+                                    "because no human user turn was available."},
+        {"role": "assistant", "content": "Relaunching."}]))
+    assert [p.text for p in a.prompts] == ["start the EAGLE-3 server"]

@@ -1227,7 +1227,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                 return
             text = typed
         cli_note = _harness_note(extra) or kimi_cli.is_cli_note(content) or _goose_agent_only(message) \
-            or _opencode_note(text) \
+            or _opencode_note(text) or text.startswith(_HERMES_NOTES) \
             or (type(content) is str and content.startswith(aider_context.SUMMARY))  # aider's, of the history
         yield event("system" if cli_note else "prompt", role, text=text or attachments_shown(content))
     elif role == "assistant":
@@ -1449,6 +1449,11 @@ _HERMES_SUMMARY_END = "--- END OF CONTEXT SUMMARY"
 _HERMES_PRIOR = ("[PRIOR CONTEXT — for reference only; not a new message]",
                  "[END OF PRIOR CONTEXT — COMPACTION SUMMARY BELOW]")
 _HERMES_CONTINUE = "Continue from the compressed conversation context above."
+_HERMES_NOTES = (_HERMES_CONTINUE, "[Your active task list was preserved across context compression]",
+                 "[Your latest Plan panel plan was preserved across context compression", "[ASYNC DELEGATION")
+"""User messages Hermes Agent writes itself: the turn it adds when a compression kept no message of
+the person's, the task list (``tools/todo_tool.py`` ``TODO_INJECTION_HEADER``) and plan it puts back
+after one, a background delegation's report (``tools/async_delegation.py``). Notes, not prompts."""
 
 
 def _hermes_compaction(text: str) -> tuple[str, str] | None:
