@@ -100,3 +100,47 @@ def test_another_database_is_still_refused_and_names_hermes(tmp_path: Path) -> N
     with pytest.raises(UsageError, match="Goose's, Hermes Agent's or OpenCode's") as refused:
         discover(other)
     assert "~/.hermes/state.db" in (refused.value.hint or "")
+
+
+def test_a_session_a_compression_continued_is_one_session_its_kept_turns_read_once(tmp_path: Path) -> None:
+    """Hermes ends a session when it compresses it (``end_reason`` ``compression``) and goes on in a
+    new one (``parent_session_id``) that starts with the history it kept: the first prompt, the
+    summary, the latest turns. Read as two sessions, the kept launch ran twice."""
+    db = tmp_path / "state.db"
+    conn = sqlite3.connect(db)
+    conn.executescript(FIRST_SCHEMA)
+    first, second = "20261102_080000_0a1b2c", "20261102_083000_4d5e6f"
+    conn.execute("INSERT INTO sessions (id, source, started_at, end_reason) VALUES (?, 'cli', ?, 'compression')",
+                 (first, START))
+    conn.execute("INSERT INTO sessions (id, source, started_at, parent_session_id) VALUES (?, 'cli', ?, ?)",
+                 (second, START + 1800, first))
+
+    def call(n: int, command: str) -> tuple:
+        return ("assistant", "", None, json.dumps([{"id": f"call_{n}", "type": "function", "function": {
+            "name": "terminal", "arguments": json.dumps({"command": command})}}]), None)
+
+    def result(n: int, output: str, code: int) -> tuple:
+        return ("tool", json.dumps({"output": output, "exit_code": code, "error": None}), f"call_{n}", None, "terminal")
+
+    asked = ("user", "start the EAGLE-3 server", None, None, None)
+    kept = [call(1, LAUNCH), result(1, OOM, 1)]
+    summary = ("user", "[CONTEXT COMPACTION — REFERENCE ONLY] Earlier turns were compacted into the summary below. "
+               "...\n## Historical Task Snapshot\nnvidia-smi showed the GPU.\n\n--- END OF CONTEXT SUMMARY — "
+               "respond to the message below, not the summary above ---", None, None, None)
+    rows = {first: [asked, call(0, "nvidia-smi"), result(0, "GPU 0: NVIDIA H100", 0), *kept],
+            second: [asked, summary, *kept, ("user", "retry with --mem-fraction-static 0.7", None, None, None),
+                     call(2, LAUNCH + " --mem-fraction-static 0.7"), result(2, "The server is fired up", 0)]}
+    at = START
+    for sid, session_rows in rows.items():
+        for role, content, call_id, calls, tool in session_rows:
+            at += 1
+            conn.execute("INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, "
+                         "timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)", (sid, role, content, call_id, calls, tool, at))
+    conn.commit()
+    conn.close()
+    a = analyze_path(db)
+    assert [s["id"] for s in a.sessions] == [first]
+    assert [(c.command, c.exit_code) for c in a.commands] == [
+        ("nvidia-smi", 0), (LAUNCH, 1), (LAUNCH + " --mem-fraction-static 0.7", 0)]
+    assert [p.text for p in a.prompts] == ["start the EAGLE-3 server", "retry with --mem-fraction-static 0.7"]
+    assert a.stats["compactions"] == 1

@@ -9,7 +9,8 @@ message, as the OpenAI chat messages the agent sent: ``role``, ``content`` (text
 (the assistant's calls as their JSON list), ``tool_call_id`` and ``tool_name`` (a tool's result),
 ``reasoning``, ``timestamp`` in epoch seconds. Hermes reads a session's messages ``ORDER BY
 timestamp, id`` (``get_messages``); so are they read here, and every row is read, those a
-compression or a rewind later set aside as well: the commands in them were run.
+compression or a rewind later set aside as well: the commands in them were run. A session a
+compression ended and the one that took it on are one session (:func:`_continuations`).
 
 The store is opened as Crush's is (:func:`formats.crush.open_read_only`): read-only, a copy kept
 as evidence unchanged. Messages are read a row at a time.
@@ -45,11 +46,30 @@ def sessions(path: Path) -> list[Session]:
             title = "title" if "title" in session_cols else "NULL"
             order = "started_at, rowid" if "started_at" in session_cols else "rowid"
             rows = conn.execute(f"SELECT id, {title} FROM sessions ORDER BY {order}").fetchall()
+            continued = _continuations(conn, session_cols)
         finally:
             conn.close()
     except sqlite3.Error as exc:
         raise crush.store_error(exc) from None
-    return [Session(str(i), t if isinstance(t, str) and t else None) for i, t in rows]
+    return [Session(str(i), t if isinstance(t, str) and t else None) for i, t in rows
+            if str(i) not in continued.values()]
+
+
+def _continuations(conn: sqlite3.Connection, session_cols: set[str]) -> dict[str, str]:
+    """Each session a compression ended, and the session that took it on: Hermes ends the session
+    (``end_reason`` ``compression``) and goes on in a new one whose ``parent_session_id`` names it,
+    its compressed history written there again (``hermes_state.py``: "compression splits sessions
+    via parent_session_id chains"). Read apart, the turns kept through the compression were run
+    twice; they are one conversation, read as one session (:func:`read`)."""
+    if not {"parent_session_id", "end_reason"} <= session_cols:
+        return {}
+    order = "c.started_at, c.rowid" if "started_at" in session_cols else "c.rowid"
+    found: dict[str, str] = {}
+    for parent, child in conn.execute(
+            "SELECT p.id, c.id FROM sessions p JOIN sessions c ON c.parent_session_id = p.id "
+            f"WHERE p.end_reason = 'compression' ORDER BY {order}"):
+        found.setdefault(str(parent), str(child))  # the first it started: the one that went on
+    return found
 
 
 def is_store(path: Path) -> bool:
@@ -75,11 +95,11 @@ def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Itera
     try:
         cols = crush.columns(conn, "messages")
         extra = [c for c in ("tool_name", "timestamp", "reasoning") if c in cols]
-        order = "timestamp, id" if {"timestamp", "id"} <= cols else "rowid"
-        rows = conn.execute(
-            f"SELECT rowid, role, content, tool_calls, tool_call_id{''.join(', ' + c for c in extra)} "
-            f"FROM messages WHERE session_id = ? ORDER BY {order}", (session_id,))
-        yield from openai_chat.read_messages(_messages(rows, extra, stats, read_rows), cursor, stats)
+        chain = [session_id]
+        continued = _continuations(conn, crush.columns(conn, "sessions"))
+        while (nxt := continued.get(chain[-1])) is not None and nxt not in chain:
+            chain.append(nxt)
+        yield from openai_chat.read_messages(_chain(conn, chain, cols, extra, stats, read_rows), cursor, stats)
     except sqlite3.Error as exc:
         stats.damaged.append(f"{path.name}: cannot be read past message {read_rows[0]} ({exc}); the messages "
                              "before it were kept")
@@ -87,8 +107,35 @@ def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Itera
         conn.close()
 
 
-def _messages(rows: sqlite3.Cursor, extra: list[str], stats: ReadStats,
-              read_rows: list[int]) -> Iterator[tuple[int, dict]]:
+def _chain(conn: sqlite3.Connection, chain: list[str], cols: set[str], extra: list[str], stats: ReadStats,
+           read_rows: list[int]) -> Iterator[tuple[int, dict]]:
+    """The rows of a session and of those that took it on after a compression, in order, each
+    continuation without the copies it opens with: the history kept through the compression, its
+    first turns before the summary and its latest after it (``agent/context_compressor.py``: the
+    protected head, the summary, the protected tail). A row is a copy when the session before has
+    the same one; the first that is not, after the summary, starts what is new."""
+    order = "timestamp, id" if {"timestamp", "id"} <= cols else "rowid"
+    query = (f"SELECT rowid, role, content, tool_calls, tool_call_id{''.join(', ' + c for c in extra)} "
+             f"FROM messages WHERE session_id = ? ORDER BY {order}")
+    before: set[int] = set()
+    for session_id in chain:
+        rows = conn.execute(query, (session_id,))
+        seen: set[int] = set()
+        copies = 2 if before else 0  # copies to pass by: the head's, then (after the summary) the tail's
+        for row in rows:
+            key = hash(row[1:5])
+            seen.add(key)
+            if copies and key in before:
+                stats.lines += 1
+                read_rows[0] += 1
+                continue
+            if copies:
+                copies -= 1  # the summary (ends the head's copies), then the first new row (the tail's)
+            yield from _messages((row,), extra, stats, read_rows)
+        before = seen
+
+
+def _messages(rows, extra: list[str], stats: ReadStats, read_rows: list[int]) -> Iterator[tuple[int, dict]]:
     """Each row as the chat message it was; ``tool_calls`` a JSON list, a row whose list is broken
     counted broken and read without its calls."""
     for rowid, role, content, calls, call_id, *more in rows:
