@@ -2328,6 +2328,10 @@ _THREAD_PAGE = re.compile(rb'\{\s*(?:"object":\s*"list",\s*)?"data":\s*\[\s*\{')
 _THREAD_MESSAGE = re.compile(rb'"object":\s*"thread\.message"')
 """The head of a page of thread messages, as the API sends it (``object`` first) or the SDK's
 ``to_json()`` writes it (``data`` first): see :func:`openai_chat.is_thread_message_list`."""
+_HERMES_META = re.compile(rb'\{"role":\s?"session_meta",')
+"""How Hermes Agent's gateway starts a session's JSONL transcript: ``{"role": "session_meta", "tools",
+"model", "platform", "timestamp"}`` as ``json.dumps`` writes it (NousResearch/hermes-agent
+``gateway/run.py``, ``append_to_transcript`` of a fresh session)."""
 _CODEX_PREFIX = re.compile(rb'^\{"timestamp":\s?"[^"]*",\s?(?:"ordinal":\s?\d+,\s?)?'
                            rb'"type":\s?"(?:session_meta|response_item|event_msg|turn_context)"')
 """The start of a rollout line; 2026 CLIs write the line's ``ordinal`` between its time and its type
@@ -2343,6 +2347,11 @@ def _sniff_partial(line: bytes) -> str | None:
     start = line[:8192]
     if _CODEX_PREFIX.match(start):
         return "codex"
+    if _HERMES_META.match(start):
+        # Hermes Agent's gateway transcript (~/.hermes/sessions/<id>.jsonl): its first line holds the
+        # whole tool list sent to the model, often past the sniff window (read as a text log, its
+        # calls were no command); its other lines are chat messages
+        return "openai"
     if _CLAUDE_PREFIX.search(start) and _CLAUDE_ENVELOPE.search(start):
         return "claude-code"
     return None

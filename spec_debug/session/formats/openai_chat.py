@@ -1375,6 +1375,10 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         # Factory Droid's own lines around its messages: known, so not counted as unknown types
         cwd = message.get("cwd")
         yield event("system", "system", raw_type=message["type"], text=f"cwd={cwd}" if isinstance(cwd, str) else "")
+    elif role == "session_meta":
+        # Hermes Agent's first line of a gateway transcript: the model and the tools it was given
+        said = ", ".join(f"{k}={message[k]}" for k in ("model", "platform") if isinstance(message.get(k), str))
+        yield event("system", "system", raw_type="session_meta", text=said)
     elif role is None and isinstance(message.get("working_dir"), str) and "message_count" in message:
         # Goose's first line: the session's metadata (working_dir, description, token counts)
         yield event("system", "system", raw_type="session_meta", text=f"working_dir={message['working_dir']}")
