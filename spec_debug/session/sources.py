@@ -190,7 +190,7 @@ def discover(path: Path, input_format: str | None = None, copies: list[Path] | N
                is not None]
     sources = [part for source in sources for part in _conversations(source)]
     if scanning:
-        sources = _proxy_log_folders(sources)
+        sources = _proxy_log_folders(_without_hermes_snapshots(sources))
         sources, skipped = _without_identical_copies(sources)
         if copies is not None:
             copies.extend(skipped)
@@ -240,6 +240,21 @@ def discover(path: Path, input_format: str | None = None, copies: list[Path] | N
         raise UsageError(f"{path}: no transcript files found (none of {len(files)} candidate file(s) is one)",
                          hint="expected Claude Code, Codex or OpenAI chat JSON(L), or *.txt, *.md or *.log logs")
     return sources
+
+
+def _without_hermes_snapshots(sources: list[SessionSource]) -> list[SessionSource]:
+    """A folder's sessions without Hermes Agent's snapshot of a session its gateway also keeps a
+    transcript of: in ``~/.hermes/sessions`` the agent rewrites ``session_<id>.json`` (its messages
+    so far, ``run_agent.py`` ``_save_session_log``) and the gateway appends each turn to
+    ``<id>.jsonl`` (``gateway/run.py``). Both read, a gateway session was two sessions, each command
+    run twice; the transcript is kept, the snapshot (a compression leaves only what it kept) not."""
+    transcripts = {(s.path.parent, s.path.name[:-len(".jsonl")]) for s in sources
+                   if s.format == "openai" and s.path.name.endswith(".jsonl")}
+    if not transcripts:
+        return sources
+    return [s for s in sources if not (
+        s.format == "openai" and s.path.name.startswith("session_") and s.path.name.endswith(".json")
+        and (s.path.parent, s.path.name[len("session_"):-len(".json")]) in transcripts)]
 
 
 def _empty_claude_session(file: Path) -> bool:
