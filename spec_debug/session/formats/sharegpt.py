@@ -21,7 +21,8 @@ from spec_debug.session.formats.common import decode_arguments
 _ROLES = {"system": "system", "human": "user", "user": "user", "gpt": "assistant", "assistant": "assistant",
           "tool": "tool", "function_response": "tool", "observation": "tool"}
 """ShareGPT's speakers as chat roles (``human``/``gpt`` the usual pair; ``tool`` Hermes's,
-``function_response`` and ``observation`` other published sets')."""
+``function_response`` and ``observation`` other published sets', ``observation`` after a
+``function_call`` turn in LLaMA-Factory's)."""
 _CALL = ("<tool_call>", "</tool_call>")
 _RESPONSE = ("<tool_response>", "</tool_response>")
 _THINK = ("<think>", "</think>")
@@ -48,6 +49,9 @@ def messages(obj: dict) -> list[dict]:
         if role == "assistant" and _CALL[0] in text:
             message, calls = _reply(text, n)
             found.append(message)
+        elif turn.get("from") == "function_call":
+            message, calls = _calls("", _called(value), n)
+            found.append(message)
         elif role == "tool" and _RESPONSE[0] in text:
             found += _responses(text, calls)
         else:
@@ -71,15 +75,27 @@ def _blocks(text: str, tags: tuple[str, str]) -> tuple[list[str], str]:
     return inside, "".join(outside).strip()
 
 
+def _called(value) -> list:
+    """A ``function_call`` turn's calls (LLaMA-Factory's ShareGPT form: hiyouga/LLaMA-Factory
+    ``data/README.md``, the call as a JSON object, or a list of them, in ``value``)."""
+    found = decode_arguments(value)
+    return found if isinstance(found, list) else [found]
+
+
 def _reply(text: str, turn: int) -> tuple[dict, list[str]]:
     thoughts, text = _blocks(text, _THINK)
     raw_calls, said = _blocks(text, _CALL)
-    message: dict = {"role": "assistant", "content": said}
+    message, ids = _calls(said, [decode_arguments(raw) for raw in raw_calls], turn)
     if any(thoughts):
         message["reasoning"] = "\n".join(t for t in thoughts if t)
+    return message, ids
+
+
+def _calls(said: str, called: list, turn: int) -> tuple[dict, list[str]]:
+    """An assistant message of ``said`` and the calls decoded (``{"name", "arguments"}`` each), and their ids."""
+    message: dict = {"role": "assistant", "content": said}
     calls, ids = [], []
-    for k, raw in enumerate(raw_calls):
-        call = decode_arguments(raw)
+    for k, call in enumerate(called):
         if not isinstance(call, dict) or not isinstance(call.get("name"), str):
             continue
         args = call.get("arguments")
