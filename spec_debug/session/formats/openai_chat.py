@@ -1152,10 +1152,18 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             {"type": "input_text", "text": part} for part in codex.joined_parts(message["content"])]}, event)
         return
     parts = message.get("parts")
-    if role == "assistant" and "content" not in message and isinstance(parts, list):
+    if role == "assistant" and isinstance(invocations := message.get("toolInvocations"), list) \
+            and not isinstance(parts, list):
+        # AI SDK 3 and 4's UIMessage before its parts: {content, toolInvocations: [...]}
+        parts = [{"type": "text", "text": message.get("content")}] * isinstance(message.get("content"), str) \
+            + [{"type": "tool-invocation", "toolInvocation": i} for i in invocations]
+        message = {k: v for k, v in message.items() if k != "content"}
+    if role == "assistant" and isinstance(parts, list) and (
+            "content" not in message or type(message.get("content")) is str and _ui_tool_parts(parts)):
         # The Vercel AI SDK's UIMessage (what useChat keeps and apps save): its parts the core
-        # message's, each call a part that holds its result too (_ui_parts). Read as chat text,
-        # an assistant's calls and their output were none.
+        # message's, each call a part that holds its result too (_ui_parts); AI SDK 4 kept the
+        # text in ``content`` beside them as well. Read as chat text, an assistant's calls and
+        # their output were none.
         yield from _anthropic_blocks(_ui_parts(parts), role, event, call_names)
         return
     if "content" not in message and isinstance(parts, list) and role in ("user", "model", "function"):
@@ -2037,6 +2045,12 @@ def _ai_sdk_call(block: dict, role: str, i: int, event, call_names) -> Event:
                  path=call_path(name, args), host=remote_host(args) if command is not None else None)
 
 
+def _ui_tool_parts(parts: list) -> bool:
+    """Some of a UIMessage's parts are calls (:func:`_ui_parts`)."""
+    return any(isinstance(p, dict) and isinstance(kind := p.get("type"), str)
+               and kind.startswith(("tool-", "dynamic-tool")) and kind not in ("tool-call", "tool-result") for p in parts)
+
+
 def _ui_parts(parts: list) -> list:
     """A ``UIMessage``'s parts as the core message's (:func:`_ai_sdk_call`, :func:`_ai_sdk_result`):
     a call is one part, ``{type: "tool-<name>" | "dynamic-tool" (with toolName), toolCallId, state,
@@ -2065,9 +2079,11 @@ def _ui_parts(parts: list) -> list:
         call_id = part.get("toolCallId")
         found.append({"type": "tool-call", "toolCallId": call_id, "toolName": name, "input": raw})
         if state == "output-available":
-            found.append({"type": "tool-result", "toolCallId": call_id, "result": part.get("output", part.get("result"))})
+            found.append({"type": "tool-result", "toolCallId": call_id,
+                          "result": part.get("output", part.get("result"))})
         elif state == "output-error":
-            found.append({"type": "tool-result", "toolCallId": call_id, "result": part.get("errorText"), "isError": True})
+            found.append({"type": "tool-result", "toolCallId": call_id, "result": part.get("errorText"),
+                          "isError": True})
         elif state == "output-denied":
             approval = part.get("approval") if isinstance(part.get("approval"), dict) else {}
             found.append({"type": "tool-result", "toolCallId": call_id,

@@ -101,7 +101,8 @@ def _calls(said: str, called: list, turn: int) -> tuple[dict, list[str]]:
         args = call.get("arguments")
         ids.append(f"sharegpt_{turn}_{k}")
         calls.append({"id": ids[-1], "type": "function", "function": {
-            "name": call["name"], "arguments": args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)}})
+            "name": call["name"],
+            "arguments": args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)}})
     if calls:
         message["tool_calls"] = calls
     return message, ids
