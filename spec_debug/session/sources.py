@@ -1925,7 +1925,7 @@ releases keep ``projects/`` there, older ones in ``~/.claude/``; ryoppippi/ccusa
 (TRANSCRIPTS.md section 1a), as janekbaraniewski/openusage and siftd do."""
 
 
-_SESSIONS_HOMES = frozenset({".codex", ".kimi", ".factory", ".grok", ".continue", ".kimi-code"})
+_SESSIONS_HOMES = frozenset({".codex", ".kimi", ".factory", ".grok", ".continue", ".kimi-code", ".hermes"})
 """Homes that keep their transcripts in ``sessions/``, told by name when their config files were
 not copied: Kimi CLI's ``~/.kimi/sessions/<work_dir_hash>/<session_id>/context.jsonl``
 (MoonshotAI/kimi-cli ``wiki/context-management.md``, ``src/kimi_cli/share.py``), Factory Droid's
@@ -1933,14 +1933,17 @@ not copied: Kimi CLI's ``~/.kimi/sessions/<work_dir_hash>/<session_id>/context.j
 CLI's ``~/.grok/sessions/<workdir>/<session_id>/chat_history.jsonl`` (formats.grok_cli), Continue's
 ``~/.continue/sessions/<sessionId>.json`` (formats.continue_session; its dev_data/, index/ and logs/
 are no sessions), Kimi Code's ``~/.kimi-code/sessions/<wd>/session_<id>/agents/<agent>/wire.jsonl``
-(formats.kimi_code; its config.toml, hooks/ and agents/ definitions beside are none)."""
+(formats.kimi_code; its config.toml, hooks/ and agents/ definitions beside are none), Hermes Agent's
+``~/.hermes/sessions/`` (its snapshots ``session_<id>.json`` and gateway transcripts ``<id>.jsonl``;
+its logs/, skills/, memories/ and config.yaml are none, and its state.db holds the same sessions
+again, read when named: formats.hermes_store)."""
 _FACTORY_FOLDERS = frozenset({"sessions", "projects"})
 """Factory Droid's transcript folders in ``~/.factory`` (beside its settings.json): ``sessions/<cwd
 slug>/<id>.jsonl`` and ``projects/<workspace slug>/<id>.jsonl`` (the two places
 yigitkonur/cli-continues ``src/parsers/droid.ts`` and jazzyalex/agent-sessions
 ``DroidSessionDiscovery.swift`` read; the latter finds ``droid exec`` stream-json logs there too)."""
 _AGENT_HOME_NAMES = frozenset({".claude", ".codex", ".gemini", ".qwen", ".copilot", ".kimi", ".factory",
-                               ".grok", ".pi", ".continue", ".openhands", ".kimi-code"})
+                               ".grok", ".pi", ".continue", ".openhands", ".kimi-code", ".hermes"})
 """The dot-folders a CLI keeps its sessions in, entered by a folder scan of a home folder (``spec-debug
 analyze ~``) where other dot-folders (.git, .cache, .venv) are passed by."""
 
