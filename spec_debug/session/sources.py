@@ -29,7 +29,7 @@ from spec_debug.session.formats import (
     aider_context, anthropic_stream, asciicast, chat_stream, chatgpt_export, claude_code, claude_code_log_html,
     claude_code_log_md, claude_layout, claude_session, cline_export, cline_task, codex, codex_exec, codex_threads,
     continue_session, crush,
-    gemini_cli, goose_store, copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire,
+    gemini_cli, goose_store, hermes_store, copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire,
     har, opencode, pi_agent, ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export,
     opencode_store, qwen_code, responses_stream, specstory, swe_agent, text_log,
 )
@@ -122,10 +122,10 @@ class SessionSource:
 
     @property
     def goose_store(self) -> bool:
-        """openai only: a session of Goose's SQLite store (:mod:`formats.goose_store`), ``store_session``
-        its id. Told by the path: the one SQLite file read as ``openai`` is Goose's store
-        (:func:`_sqlite_store`; a JSON or JSONL chat log is none, told by its name before a read:
-        a home scan holds thousands of them)."""
+        """openai only: a session of Goose's SQLite store (:mod:`formats.goose_store`) or Hermes
+        Agent's (:mod:`formats.hermes_store`), ``store_session`` its id. Told by the path: a SQLite
+        file read as ``openai`` is one of those stores (:func:`_sqlite_store`; a JSON or JSONL chat
+        log is none, told by its name before a read: a home scan holds thousands of them)."""
         if self.format != "openai":
             return False
         if self.store_session is not None or self.store_sessions:
@@ -190,7 +190,7 @@ def discover(path: Path, input_format: str | None = None, copies: list[Path] | N
                is not None]
     sources = [part for source in sources for part in _conversations(source)]
     if scanning:
-        sources = _proxy_log_folders(sources)
+        sources = _proxy_log_folders(_without_hermes_snapshots(sources))
         sources, skipped = _without_identical_copies(sources)
         if copies is not None:
             copies.extend(skipped)
@@ -240,6 +240,21 @@ def discover(path: Path, input_format: str | None = None, copies: list[Path] | N
         raise UsageError(f"{path}: no transcript files found (none of {len(files)} candidate file(s) is one)",
                          hint="expected Claude Code, Codex or OpenAI chat JSON(L), or *.txt, *.md or *.log logs")
     return sources
+
+
+def _without_hermes_snapshots(sources: list[SessionSource]) -> list[SessionSource]:
+    """A folder's sessions without Hermes Agent's snapshot of a session its gateway also keeps a
+    transcript of: in ``~/.hermes/sessions`` the agent rewrites ``session_<id>.json`` (its messages
+    so far, ``run_agent.py`` ``_save_session_log``) and the gateway appends each turn to
+    ``<id>.jsonl`` (``gateway/run.py``). Both read, a gateway session was two sessions, each command
+    run twice; the transcript is kept, the snapshot (a compression leaves only what it kept) not."""
+    transcripts = {(s.path.parent, s.path.name[:-len(".jsonl")]) for s in sources
+                   if s.format == "openai" and s.path.name.endswith(".jsonl")}
+    if not transcripts:
+        return sources
+    return [s for s in sources if not (
+        s.format == "openai" and s.path.name.startswith("session_") and s.path.name.endswith(".json")
+        and (s.path.parent, s.path.name[len("session_"):-len(".json")]) in transcripts)]
 
 
 def _empty_claude_session(file: Path) -> bool:
@@ -621,15 +636,17 @@ def _refuse_empty_store(path: Path) -> None:
 
 
 def _store_sessions(file: Path) -> tuple[list, str, str]:
-    """The sessions of the SQLite file as Crush's, Goose's or OpenCode's store, with its format
-    and whose it is; :class:`crush.StoreError` when it is none of them (``foreign``: the first
-    error, Crush's) or cannot be read."""
+    """The sessions of the SQLite file as Crush's, Goose's, Hermes Agent's or OpenCode's store, with
+    its format and whose it is; :class:`crush.StoreError` when it is none of them (``foreign``: the
+    first error, Crush's) or cannot be read."""
     first = None
-    # Goose's sessions are OpenAI-like messages, as its earlier JSONL sessions are (formats.openai_chat)
-    for kind, reader in (("crush", crush.sessions), ("openai", goose_store.sessions),
-                         ("opencode", opencode_store.sessions)):
+    # Goose's sessions are OpenAI-like messages, as its earlier JSONL sessions are (formats.openai_chat);
+    # Hermes Agent's are OpenAI chat messages, as its sessions' JSON logs hold them
+    for kind, reader, name in (("crush", crush.sessions, "Crush"), ("openai", goose_store.sessions, "Goose"),
+                               ("openai", hermes_store.sessions, "Hermes Agent"),
+                               ("opencode", opencode_store.sessions, "OpenCode")):
         try:
-            return reader(file), kind, _STORE_NAMES[kind]
+            return reader(file), kind, name
         except crush.StoreError as exc:
             if exc.reason != "foreign":
                 raise
@@ -648,10 +665,10 @@ def _refuse_store(file: Path, exc: crush.StoreError) -> None:
         raise UsageError(f"{file}: a damaged SQLite database ({exc})",
                          hint=f"check it (sqlite3 {file.name} 'PRAGMA integrity_check'), or name an earlier copy") \
             from None
-    raise UsageError(f"{file}: an SQLite database that cannot be read as Crush's session store, Goose's or "
-                     f"OpenCode's ({exc})",
-                     hint="name Crush's .crush/crush.db, Goose's ~/.local/share/goose/sessions/sessions.db or "
-                          "OpenCode's ~/.local/share/opencode/opencode.db (a "
+    raise UsageError(f"{file}: an SQLite database that cannot be read as Crush's session store, Goose's, "
+                     f"Hermes Agent's or OpenCode's ({exc})",
+                     hint="name Crush's .crush/crush.db, Goose's ~/.local/share/goose/sessions/sessions.db, "
+                          "Hermes Agent's ~/.hermes/state.db or OpenCode's ~/.local/share/opencode/opencode.db (a "
                           "copy is read as well: it is opened read-only), or export the session to JSON first") \
         from None
 
@@ -1908,7 +1925,7 @@ releases keep ``projects/`` there, older ones in ``~/.claude/``; ryoppippi/ccusa
 (TRANSCRIPTS.md section 1a), as janekbaraniewski/openusage and siftd do."""
 
 
-_SESSIONS_HOMES = frozenset({".codex", ".kimi", ".factory", ".grok", ".continue", ".kimi-code"})
+_SESSIONS_HOMES = frozenset({".codex", ".kimi", ".factory", ".grok", ".continue", ".kimi-code", ".hermes"})
 """Homes that keep their transcripts in ``sessions/``, told by name when their config files were
 not copied: Kimi CLI's ``~/.kimi/sessions/<work_dir_hash>/<session_id>/context.jsonl``
 (MoonshotAI/kimi-cli ``wiki/context-management.md``, ``src/kimi_cli/share.py``), Factory Droid's
@@ -1916,14 +1933,17 @@ not copied: Kimi CLI's ``~/.kimi/sessions/<work_dir_hash>/<session_id>/context.j
 CLI's ``~/.grok/sessions/<workdir>/<session_id>/chat_history.jsonl`` (formats.grok_cli), Continue's
 ``~/.continue/sessions/<sessionId>.json`` (formats.continue_session; its dev_data/, index/ and logs/
 are no sessions), Kimi Code's ``~/.kimi-code/sessions/<wd>/session_<id>/agents/<agent>/wire.jsonl``
-(formats.kimi_code; its config.toml, hooks/ and agents/ definitions beside are none)."""
+(formats.kimi_code; its config.toml, hooks/ and agents/ definitions beside are none), Hermes Agent's
+``~/.hermes/sessions/`` (its snapshots ``session_<id>.json`` and gateway transcripts ``<id>.jsonl``;
+its logs/, skills/, memories/ and config.yaml are none, and its state.db holds the same sessions
+again, read when named: formats.hermes_store)."""
 _FACTORY_FOLDERS = frozenset({"sessions", "projects"})
 """Factory Droid's transcript folders in ``~/.factory`` (beside its settings.json): ``sessions/<cwd
 slug>/<id>.jsonl`` and ``projects/<workspace slug>/<id>.jsonl`` (the two places
 yigitkonur/cli-continues ``src/parsers/droid.ts`` and jazzyalex/agent-sessions
 ``DroidSessionDiscovery.swift`` read; the latter finds ``droid exec`` stream-json logs there too)."""
 _AGENT_HOME_NAMES = frozenset({".claude", ".codex", ".gemini", ".qwen", ".copilot", ".kimi", ".factory",
-                               ".grok", ".pi", ".continue", ".openhands", ".kimi-code"})
+                               ".grok", ".pi", ".continue", ".openhands", ".kimi-code", ".hermes"})
 """The dot-folders a CLI keeps its sessions in, entered by a folder scan of a home folder (``spec-debug
 analyze ~``) where other dot-folders (.git, .cache, .venv) are passed by."""
 
@@ -2039,6 +2059,7 @@ def _loads(raw: bytes) -> object:
 
 
 _PROXIED_CALL_HEAD = re.compile(rb'\{\s*"request"\s*:\s*\{')
+_SHAREGPT_HEAD = re.compile(rb'\{\s*"conversations"\s*:\s*\[\s*\{\s*"from"\s*:')
 
 
 def _logged_call_head(head: bytes) -> bool:
@@ -2116,6 +2137,9 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
             return "openai", False, True
         if value is None and (opens_array or (stripped[:1] == b"{" and b'"messages"' in head)):
             return "openai", True, True
+        if value is None and _SHAREGPT_HEAD.match(stripped):
+            # ShareGPT trajectories one a line (formats.sharegpt), the first longer than the sniff window
+            return "openai", False, True
         if value is None and stripped[:1] == b"{" and _RESPONSES_LIST.search(head) and _RESPONSES_ITEM.search(head):
             # A Responses API request or response whose first item is longer than the sniff
             # window (a pasted log): one JSON document, read as one record.
@@ -2322,6 +2346,10 @@ _THREAD_PAGE = re.compile(rb'\{\s*(?:"object":\s*"list",\s*)?"data":\s*\[\s*\{')
 _THREAD_MESSAGE = re.compile(rb'"object":\s*"thread\.message"')
 """The head of a page of thread messages, as the API sends it (``object`` first) or the SDK's
 ``to_json()`` writes it (``data`` first): see :func:`openai_chat.is_thread_message_list`."""
+_HERMES_META = re.compile(rb'\{"role":\s?"session_meta",')
+"""How Hermes Agent's gateway starts a session's JSONL transcript: ``{"role": "session_meta", "tools",
+"model", "platform", "timestamp"}`` as ``json.dumps`` writes it (NousResearch/hermes-agent
+``gateway/run.py``, ``append_to_transcript`` of a fresh session)."""
 _CODEX_PREFIX = re.compile(rb'^\{"timestamp":\s?"[^"]*",\s?(?:"ordinal":\s?\d+,\s?)?'
                            rb'"type":\s?"(?:session_meta|response_item|event_msg|turn_context)"')
 """The start of a rollout line; 2026 CLIs write the line's ``ordinal`` between its time and its type
@@ -2337,6 +2365,11 @@ def _sniff_partial(line: bytes) -> str | None:
     start = line[:8192]
     if _CODEX_PREFIX.match(start):
         return "codex"
+    if _HERMES_META.match(start):
+        # Hermes Agent's gateway transcript (~/.hermes/sessions/<id>.jsonl): its first line holds the
+        # whole tool list sent to the model, often past the sniff window (read as a text log, its
+        # calls were no command); its other lines are chat messages
+        return "openai"
     if _CLAUDE_PREFIX.search(start) and _CLAUDE_ENVELOPE.search(start):
         return "claude-code"
     return None
@@ -2353,7 +2386,9 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         elif source.format == "codex":
             yield from codex_threads.read_session(source, cursor, stats, tree)
         elif source.goose_store:
-            yield from goose_store.read(source.path, source.store_session or "", cursor, stats)
+            # Goose's store or Hermes Agent's (formats.hermes_store), told by their messages tables
+            store = hermes_store if hermes_store.is_store(source.path) else goose_store
+            yield from store.read(source.path, source.store_session or "", cursor, stats)
         elif source.format == "openai" and source.children and _is_cline_sdk_main(source):
             yield from cline_task.read_sdk_agents(
                 source.path, [c.path for c in source.children], cursor, tree,

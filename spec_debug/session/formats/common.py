@@ -499,6 +499,9 @@ list_directory now (google-gemini/gemini-cli packages/core/src/tools/definitions
 base-declarations.ts PARAM_DIR_PATH); ``filePath``: OpenCode's read, edit and write
 (sst/opencode packages/opencode/src/tool/read.ts)."""
 _PATH_KEY_SET = frozenset(_PATH_KEYS)
+_PATCHED_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.MULTILINE)
+"""The lines of a V4A patch (Codex's ``apply_patch`` input) that name its files (openai/codex
+``codex-rs/apply-patch``)."""
 
 
 def tool_path(args: Any) -> str | None:
@@ -508,6 +511,12 @@ def tool_path(args: Any) -> str | None:
                 value = args.get(key)
                 if isinstance(value, str):
                     return value
+        patch = args.get("patch")
+        if isinstance(patch, str) and "*** Begin Patch" in patch[:200] and (named := _PATCHED_FILE.search(patch)):
+            # Hermes Agent's patch tool in its V4A mode, {"mode": "patch", "patch": "*** Begin Patch…"}
+            # (NousResearch/hermes-agent tools/file_tools.py): the files are in the patch, as in
+            # Codex's apply_patch input. Read without one, the edit was of no file.
+            return named.group(1).strip()
         # read_many_files{paths} of Gemini CLI's docs, {include} as the CLI sends it now
         # (base-declarations.ts READ_MANY_PARAM_INCLUDE); a grep's include is a glob string
         paths = args.get("paths", args.get("include"))

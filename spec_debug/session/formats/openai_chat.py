@@ -22,7 +22,8 @@ from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import (
-    aider_context, claude_code, cline_task, codex, codex_tool_ends, continue_session, har, kimi_cli, server_tools)
+    aider_context, claude_code, cline_task, codex, codex_tool_ends, continue_session, har, kimi_cli, server_tools,
+    sharegpt)
 from spec_debug.session.formats.common import (
     SHELL_TOOL_NAMES,
     Cursor,
@@ -56,7 +57,9 @@ def looks_like(obj: dict) -> bool:
         or _goose_stream_message(obj) is not None \
         or is_responses_exchange(obj) or is_chatgpt_conversation(obj) or is_chat_completion(obj) \
         or is_thread_message_list(obj) or is_proxied_call(obj) or is_item_list(obj) \
-        or (role == "model" and isinstance(obj.get("parts"), list))  # Gemini API Content (gemini_parts)
+        or (role == "model" and isinstance(obj.get("parts"), list)) \
+        or sharegpt.is_trajectory(obj)
+    # (Gemini API Content: formats.gemini_parts; ShareGPT trajectories: formats.sharegpt)
 
 
 def _goose_stream_message(obj: dict) -> dict | None:
@@ -181,6 +184,8 @@ def conversation(obj: dict) -> list | None:
         return obj["messages"]
     if continue_session.is_session(obj):
         return continue_session.messages(obj)
+    if sharegpt.is_trajectory(obj):
+        return sharegpt.messages(obj)
     if is_chatgpt_conversation(obj):
         return chatgpt_messages(obj)
     if is_chat_completion(obj):
@@ -1147,6 +1152,20 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             {"type": "input_text", "text": part} for part in codex.joined_parts(message["content"])]}, event)
         return
     parts = message.get("parts")
+    if role == "assistant" and isinstance(invocations := message.get("toolInvocations"), list) \
+            and not isinstance(parts, list):
+        # AI SDK 3 and 4's UIMessage before its parts: {content, toolInvocations: [...]}
+        parts = [{"type": "text", "text": message.get("content")}] * isinstance(message.get("content"), str) \
+            + [{"type": "tool-invocation", "toolInvocation": i} for i in invocations]
+        message = {k: v for k, v in message.items() if k != "content"}
+    if role == "assistant" and isinstance(parts, list) and (
+            "content" not in message or type(message.get("content")) is str and _ui_tool_parts(parts)):
+        # The Vercel AI SDK's UIMessage (what useChat keeps and apps save): its parts the core
+        # message's, each call a part that holds its result too (_ui_parts); AI SDK 4 kept the
+        # text in ``content`` beside them as well. Read as chat text, an assistant's calls and
+        # their output were none.
+        yield from _anthropic_blocks(_ui_parts(parts), role, event, call_names)
+        return
     if "content" not in message and isinstance(parts, list) and role in ("user", "model", "function"):
         # Gemini API Content (formats.gemini_parts): read as chat messages, its calls and their
         # output were no command and no result.
@@ -1180,6 +1199,14 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         given = message.get("tool_call_id")
         yield from shown.result(observed, event, call_names, given if isinstance(given, str) else None)
         return
+    if text[:1] == "[" and role in ("user", "assistant") and not message.get("tool_calls") \
+            and (compacted := _hermes_compaction(text)) is not None:
+        summary, typed = compacted
+        yield event("compaction", "system", raw_type="compact", text="context compacted")
+        yield event("summary", role, 1, text=summary)
+        if typed and role == "user":
+            yield event("prompt", role, 2, text=typed)
+        return
     if role in ("system", "developer"):
         yield event("system", role, text=text)
     elif role == "user" and is_cli_context(text):
@@ -1195,6 +1222,9 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         if said:
             yield event("prompt", role, text="\n".join(said))
     elif role == "user":
+        if text.startswith(_HERMES_NOTICE):
+            yield _hermes_notice(text, items.background, event)
+            return
         if claude_code._REMINDER_OPEN in text:
             # Claude Code's context in the prompt's message, before it or after it (its folder,
             # CLAUDE.md, the date, the file open in the IDE: <system-reminder> blocks), as its
@@ -1205,7 +1235,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                 return
             text = typed
         cli_note = _harness_note(extra) or kimi_cli.is_cli_note(content) or _goose_agent_only(message) \
-            or _opencode_note(text) \
+            or _opencode_note(text) or text.startswith(_HERMES_NOTES) \
             or (type(content) is str and content.startswith(aider_context.SUMMARY))  # aider's, of the history
         yield event("system" if cli_note else "prompt", role, text=text or attachments_shown(content))
     elif role == "assistant":
@@ -1353,6 +1383,10 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         # Factory Droid's own lines around its messages: known, so not counted as unknown types
         cwd = message.get("cwd")
         yield event("system", "system", raw_type=message["type"], text=f"cwd={cwd}" if isinstance(cwd, str) else "")
+    elif role == "session_meta":
+        # Hermes Agent's first line of a gateway transcript: the model and the tools it was given
+        said = ", ".join(f"{k}={message[k]}" for k in ("model", "platform") if isinstance(message.get(k), str))
+        yield event("system", "system", raw_type="session_meta", text=said)
     elif role is None and isinstance(message.get("working_dir"), str) and "message_count" in message:
         # Goose's first line: the session's metadata (working_dir, description, token counts)
         yield event("system", "system", raw_type="session_meta", text=f"working_dir={message['working_dir']}")
@@ -1407,6 +1441,81 @@ def _hermes_job(text: str, call_id: str | None, background: dict) -> dict | None
     if result.get("status") == "running":
         return {"call_id": f"{owner}#running", "text": shown, "raw_type": "running"}
     return None
+
+
+_HERMES_NOTICE = "[IMPORTANT: Background process "
+_HERMES_NOTICE_HEAD = re.compile(
+    r"\[IMPORTANT: Background process (?P<job>\S+) (?:(?P<watch>matched watch pattern)|.*?"
+    r"\((?:exit code |exit_code=)(?P<code>-?\d+)?)")
+"""The first line of Hermes Agent's notice of a background process started with
+``notify_on_complete`` (or ``watch_patterns``): ``[IMPORTANT: Background process {id} completed
+normally (exit code 0).`` / ``exited (exit code 1).`` / ``terminated by Hermes (exit code -15,
+SIGTERM).`` (older releases: ``completed (exit code N).``), then ``Command: {command}``, ``Output:``
+and the output, the whole closed by ``]``; or ``... matched watch pattern "{pattern}".``, then
+``Matched output:``. NousResearch/hermes-agent ``tools/process_registry.py``,
+``format_process_notification`` and ``_completion_status``."""
+
+
+_HERMES_SUMMARY = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY]:")
+_HERMES_SUMMARY_END = "--- END OF CONTEXT SUMMARY"
+_HERMES_PRIOR = ("[PRIOR CONTEXT — for reference only; not a new message]",
+                 "[END OF PRIOR CONTEXT — COMPACTION SUMMARY BELOW]")
+_HERMES_CONTINUE = "Continue from the compressed conversation context above."
+_HERMES_NOTES = (_HERMES_CONTINUE, "[Your active task list was preserved across context compression]",
+                 "[Your latest Plan panel plan was preserved across context compression", "[ASYNC DELEGATION")
+"""User messages Hermes Agent writes itself: the turn it adds when a compression kept no message of
+the person's, the task list (``tools/todo_tool.py`` ``TODO_INJECTION_HEADER``) and plan it puts back
+after one, a background delegation's report (``tools/async_delegation.py``). Notes, not prompts."""
+
+
+def _hermes_compaction(text: str) -> tuple[str, str] | None:
+    """The summary Hermes Agent's context compression put in the conversation, and what the person
+    typed in the same message (``""`` when nothing), or None for any other message. The summary is
+    a message of its own, user or assistant as the turns around it allow, opening with its
+    handoff note (``[CONTEXT COMPACTION — REFERENCE ONLY] Earlier turns were compacted ...``;
+    ``[CONTEXT SUMMARY]:`` in earlier releases) and closed by ``--- END OF CONTEXT SUMMARY — ...
+    ---``, the person's next message after it when it had to share theirs; or it is merged into
+    that message, their words first between ``[PRIOR CONTEXT — ...]`` and ``[END OF PRIOR CONTEXT
+    — COMPACTION SUMMARY BELOW]`` (NousResearch/hermes-agent ``agent/context_compressor.py``,
+    ``SUMMARY_PREFIX``, ``LEGACY_SUMMARY_PREFIX``, ``_SUMMARY_END_MARKER``,
+    ``_MERGED_PRIOR_CONTEXT_HEADER``). Read as a prompt, the summary of the earlier turns was a
+    request the person made, and no compaction was seen."""
+    if text.startswith(_HERMES_SUMMARY):
+        end = text.find(_HERMES_SUMMARY_END)
+        if end < 0:
+            return text, ""
+        close = text.find("\n", end)
+        typed = text[close:].strip() if close >= 0 else ""
+        return text[:end].rstrip(), "" if typed.startswith(_HERMES_CONTINUE) else typed
+    if text.startswith(_HERMES_PRIOR[0]) and (at := text.find(_HERMES_PRIOR[1])) >= 0:
+        typed = text[len(_HERMES_PRIOR[0]):at].strip()
+        return text[at + len(_HERMES_PRIOR[1]):].strip(), typed
+    return None
+
+
+def _hermes_notice(text: str, background: dict, event) -> Event:
+    """Hermes Agent's notice that a background process ended (or printed what it was told to watch
+    for), which it hands the model as a user message of its own when the process's
+    ``completion_queue`` drains (the CLI's ``_pending_input``, the gateway's internal message): the
+    end of the command that started it, exit status and output, as the poll that saw it exit
+    (:func:`_hermes_job`); a system note where the start is not in the file. Read as a prompt, the
+    person had typed the notice, and the launch that crashed stayed running, its traceback no
+    error."""
+    head = _HERMES_NOTICE_HEAD.match(text)
+    owner = background.get(head["job"]) if head else None
+    if owner is None:
+        return event("system", "system", text=text, raw_type="background_notice")
+    watched = head["watch"] is not None
+    mark = "\nMatched output:\n" if watched else "\nOutput:\n"
+    at = text.find(mark)
+    shown = text[at + len(mark):] if at >= 0 else ""
+    if shown.endswith("]"):
+        shown = shown[:-1]
+    if watched:
+        return event("tool_result", "tool", call_id=f"{owner}#running", text=shown, raw_type="running")
+    del background[head["job"]]
+    code = int(head["code"]) if head["code"] is not None else None
+    return event("tool_result", "tool", call_id=owner, text=shown, exit_code=code, is_error=bool(code))
 
 
 def _encoded_twice(text: str) -> str:
@@ -1934,6 +2043,52 @@ def _ai_sdk_call(block: dict, role: str, i: int, event, call_names) -> Event:
     call_names[call_id] = name
     return event("tool_call", role, i, tool_name=name, call_id=call_id, command=command, text=call_text(command, raw),
                  path=call_path(name, args), host=remote_host(args) if command is not None else None)
+
+
+def _ui_tool_parts(parts: list) -> bool:
+    """Some of a UIMessage's parts are calls (:func:`_ui_parts`)."""
+    return any(isinstance(p, dict) and isinstance(kind := p.get("type"), str)
+               and kind.startswith(("tool-", "dynamic-tool")) and kind not in ("tool-call", "tool-result") for p in parts)
+
+
+def _ui_parts(parts: list) -> list:
+    """A ``UIMessage``'s parts as the core message's (:func:`_ai_sdk_call`, :func:`_ai_sdk_result`):
+    a call is one part, ``{type: "tool-<name>" | "dynamic-tool" (with toolName), toolCallId, state,
+    input, output | errorText}``, its ``state`` ``output-available``, ``output-error`` or
+    ``output-denied`` once it ended (``input-streaming``, ``input-available``, ``approval-requested``
+    while it had not: a call with no result); AI SDK 4 wrote ``{type: "tool-invocation",
+    toolInvocation: {state: "call" | "result", toolCallId, toolName, args, result}}`` (vercel/ai
+    ``packages/ai/src/ui/ui-messages.ts``, ``ToolUIPart``, ``DynamicToolUIPart``). Text and reasoning
+    parts are kept; the rest (``step-start``, sources, files, data) are the UI's."""
+    found: list = []
+    for part in parts:
+        kind = part.get("type") if isinstance(part, dict) else None
+        if not isinstance(kind, str):
+            continue
+        if kind == "tool-invocation" and isinstance(part.get("toolInvocation"), dict):
+            part = part["toolInvocation"]
+            name, state, raw = part.get("toolName"), part.get("state"), part.get("args")
+            state = "output-available" if state == "result" else state
+        elif (kind.startswith("tool-") and kind not in ("tool-call", "tool-result")) or kind == "dynamic-tool":
+            name = part.get("toolName") if kind == "dynamic-tool" else kind[len("tool-"):]
+            state, raw = part.get("state"), part.get("input")
+        else:
+            if kind in ("text", "reasoning"):
+                found.append(part)
+            continue
+        call_id = part.get("toolCallId")
+        found.append({"type": "tool-call", "toolCallId": call_id, "toolName": name, "input": raw})
+        if state == "output-available":
+            found.append({"type": "tool-result", "toolCallId": call_id,
+                          "result": part.get("output", part.get("result"))})
+        elif state == "output-error":
+            found.append({"type": "tool-result", "toolCallId": call_id, "result": part.get("errorText"),
+                          "isError": True})
+        elif state == "output-denied":
+            approval = part.get("approval") if isinstance(part.get("approval"), dict) else {}
+            found.append({"type": "tool-result", "toolCallId": call_id,
+                          "output": {"type": "execution-denied", "reason": approval.get("reason")}})
+    return found
 
 
 _AI_SDK_ERRORS = ("error-text", "error-json")

@@ -1,0 +1,159 @@
+"""Hermes Agent's session store: the SQLite database ``~/.hermes/state.db`` (``$HERMES_HOME``) that
+holds every session of its CLI and gateway (NousResearch/hermes-agent ``hermes_state.py``,
+``SessionDB``; its tables in ``SCHEMA_SQL``, ``hermes_state_common.py`` in later releases).
+
+Its ``sessions`` table has a row a session (``id`` such as ``20260102_101112_abcdef``, ``source``
+``cli`` or a gateway's platform, ``model``, ``title`` in later schemas, ``started_at`` in epoch
+seconds, ``parent_session_id`` for the continuation a compression started) and ``messages`` a row a
+message, as the OpenAI chat messages the agent sent: ``role``, ``content`` (text), ``tool_calls``
+(the assistant's calls as their JSON list), ``tool_call_id`` and ``tool_name`` (a tool's result),
+``reasoning``, ``timestamp`` in epoch seconds. Hermes reads a session's messages ``ORDER BY
+timestamp, id`` (``get_messages``); so are they read here, and every row is read, those a
+compression or a rewind later set aside as well: the commands in them were run. A session a
+compression ended and the one that took it on are one session (:func:`_continuations`).
+
+The store is opened as Crush's is (:func:`formats.crush.open_read_only`): read-only, a copy kept
+as evidence unchanged. Messages are read a row at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats import crush, openai_chat
+from spec_debug.session.formats.common import Cursor
+from spec_debug.session.formats.goose_store import Session
+
+DB_NAME = "state.db"
+_MESSAGE_COLUMNS = {"session_id", "role", "content", "tool_calls", "tool_call_id"}
+"""The columns of a Hermes store's ``messages`` table in every schema since the first; Goose's
+has ``content_json`` instead, Crush's and OpenCode's neither."""
+
+
+def sessions(path: Path) -> list[Session]:
+    """The sessions of a Hermes store, oldest first; :class:`crush.StoreError` when it is none or
+    cannot be read."""
+    try:
+        conn = crush.open_read_only(path)
+        try:
+            session_cols = crush.columns(conn, "sessions")
+            if "id" not in session_cols or not _MESSAGE_COLUMNS <= crush.columns(conn, "messages"):
+                raise crush.StoreError("no Hermes sessions and messages tables")
+            title = "title" if "title" in session_cols else "NULL"
+            order = "started_at, rowid" if "started_at" in session_cols else "rowid"
+            rows = conn.execute(f"SELECT id, {title} FROM sessions ORDER BY {order}").fetchall()
+            continued = _continuations(conn, session_cols)
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise crush.store_error(exc) from None
+    return [Session(str(i), t if isinstance(t, str) and t else None) for i, t in rows
+            if str(i) not in continued.values()]
+
+
+def _continuations(conn: sqlite3.Connection, session_cols: set[str]) -> dict[str, str]:
+    """Each session a compression ended, and the session that took it on: Hermes ends the session
+    (``end_reason`` ``compression``) and goes on in a new one whose ``parent_session_id`` names it,
+    its compressed history written there again (``hermes_state.py``: "compression splits sessions
+    via parent_session_id chains"). Read apart, the turns kept through the compression were run
+    twice; they are one conversation, read as one session (:func:`read`)."""
+    if not {"parent_session_id", "end_reason"} <= session_cols:
+        return {}
+    order = "c.started_at, c.rowid" if "started_at" in session_cols else "c.rowid"
+    found: dict[str, str] = {}
+    for parent, child in conn.execute(
+            "SELECT p.id, c.id FROM sessions p JOIN sessions c ON c.parent_session_id = p.id "
+            f"WHERE p.end_reason = 'compression' ORDER BY {order}"):
+        found.setdefault(str(parent), str(child))  # the first it started: the one that went on
+    return found
+
+
+def is_store(path: Path) -> bool:
+    """``path`` is a Hermes store (its ``messages`` table has the columns only Hermes's has)."""
+    try:
+        conn = crush.open_read_only(path)
+        try:
+            return _MESSAGE_COLUMNS <= crush.columns(conn, "messages")
+        finally:
+            conn.close()
+    except (sqlite3.Error, crush.StoreError):
+        return False
+
+
+def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    """The session's messages as the chat messages they were, each event's line the message's row id."""
+    try:
+        conn = crush.open_read_only(path)
+    except crush.StoreError as exc:
+        stats.damaged.append(f"{path.name}: cannot be read ({exc}); no message of it was read")
+        return
+    read_rows = [0]
+    try:
+        cols = crush.columns(conn, "messages")
+        extra = [c for c in ("tool_name", "timestamp", "reasoning") if c in cols]
+        chain = [session_id]
+        continued = _continuations(conn, crush.columns(conn, "sessions"))
+        while (nxt := continued.get(chain[-1])) is not None and nxt not in chain:
+            chain.append(nxt)
+        yield from openai_chat.read_messages(_chain(conn, chain, cols, extra, stats, read_rows), cursor, stats)
+    except sqlite3.Error as exc:
+        stats.damaged.append(f"{path.name}: cannot be read past message {read_rows[0]} ({exc}); the messages "
+                             "before it were kept")
+    finally:
+        conn.close()
+
+
+def _chain(conn: sqlite3.Connection, chain: list[str], cols: set[str], extra: list[str], stats: ReadStats,
+           read_rows: list[int]) -> Iterator[tuple[int, dict]]:
+    """The rows of a session and of those that took it on after a compression, in order, each
+    continuation without the copies it opens with: the history kept through the compression, its
+    first turns before the summary and its latest after it (``agent/context_compressor.py``: the
+    protected head, the summary, the protected tail). A row is a copy when the session before has
+    the same one; the first that is not, after the summary, starts what is new."""
+    order = "timestamp, id" if {"timestamp", "id"} <= cols else "rowid"
+    query = (f"SELECT rowid, role, content, tool_calls, tool_call_id{''.join(', ' + c for c in extra)} "
+             f"FROM messages WHERE session_id = ? ORDER BY {order}")
+    before: set[int] = set()
+    for session_id in chain:
+        rows = conn.execute(query, (session_id,))
+        seen: set[int] = set()
+        copies = 2 if before else 0  # copies to pass by: the head's, then (after the summary) the tail's
+        for row in rows:
+            key = hash(row[1:5])
+            seen.add(key)
+            if copies and key in before:
+                stats.lines += 1
+                read_rows[0] += 1
+                continue
+            if copies:
+                copies -= 1  # the summary (ends the head's copies), then the first new row (the tail's)
+            yield from _messages((row,), extra, stats, read_rows)
+        before = seen
+
+
+def _messages(rows, extra: list[str], stats: ReadStats, read_rows: list[int]) -> Iterator[tuple[int, dict]]:
+    """Each row as the chat message it was; ``tool_calls`` a JSON list, a row whose list is broken
+    counted broken and read without its calls."""
+    for rowid, role, content, calls, call_id, *more in rows:
+        read_rows[0] += 1
+        stats.lines += 1
+        message: dict = {"role": role, "content": content}
+        if calls:
+            try:
+                found = json.loads(calls) if isinstance(calls, (str, bytes)) else None
+            except (ValueError, RecursionError):
+                found = None
+            if isinstance(found, list):
+                message["tool_calls"] = found
+            else:
+                stats.broken_json += 1
+        if call_id:
+            message["tool_call_id"] = call_id
+        for key, value in zip(extra, more):
+            if value is not None:
+                message["name" if key == "tool_name" else key] = value
+        yield rowid, message
