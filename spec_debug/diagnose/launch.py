@@ -28,7 +28,7 @@ from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREF
                                                llm_config_argv, markdown_table_argv, notebook_code, only_sglang_flags,
                                                only_vllm_flags, pasted_argv, task_script)
 from spec_debug.diagnose.launch_scan import split_keeping_json
-from spec_debug.diagnose.launch_services import service_command, service_environment
+from spec_debug.diagnose.launch_services import service_command, service_environment, without_unit_unset
 from spec_debug.diagnose.sglang_options import (SGLANG_OPTIONS, SGLANG_OPTIONS_BY_RELEASE, SGLANG_OPTIONS_RELEASES,
                                                SGLANG_REFUSED_OPTIONS_BY_RELEASE, SGLANG_RETIRED_OPTIONS)
 from spec_debug.diagnose.vllm_options import VLLM_OPTIONS_BY_RELEASE, VLLM_OPTIONS_READ, VLLM_OPTIONS_RELEASES
@@ -1301,7 +1301,8 @@ def _server_argv(argv: list[str]) -> list[str]:
                 # a systemd unit's `Environment="SGLANG_ENABLE_SPEC_V2=1" "B=2"` line
                 # (systemd.exec(5)): the service's ExecStart runs with them
                 words = [command[0][len("Environment="):], *command[1:]]
-                exported += [tok for tok in words if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
+                exported += without_unit_unset(
+                    [tok for tok in words if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)], commands)
             elif command[0] == "unset" or command[:2] == ["export", "-n"]:
                 # `unset SGLANG_ENABLE_SPEC_V2` (or `export -n`) between the export and the server:
                 # the server does not get it (bash(1) SHELL BUILTIN COMMANDS)
@@ -1486,8 +1487,8 @@ _UNIT_KEY_SPACED = re.compile(r"^([ \t]*)(ExecStart|Environment)[ \t]*=[ \t]*", 
 _UNIT_EXEC_START_SPACED = re.compile(r"^[ \t]*ExecStart[ \t]+=|^[ \t]*ExecStart=[ \t]", re.M)
 _UNIT_ENVIRONMENT = re.compile(r"^[ \t]*Environment=(.*)$", re.M)
 # An empty ExecStart= or Environment= (a drop-in's override, as `systemctl cat` prints it below the unit)
-_UNIT_RESET = re.compile(r"^[ \t]*(ExecStart|Environment)=[ \t]*\r?$", re.M)
-_UNIT_SETTING = re.compile(r"[ \t]*(ExecStart|Environment)=[ \t]*(\S?)")
+_UNIT_RESET = re.compile(r"^[ \t]*(ExecStart|Environment|UnsetEnvironment)=[ \t]*\r?$", re.M)
+_UNIT_SETTING = re.compile(r"[ \t]*(ExecStart|Environment|UnsetEnvironment)=[ \t]*(\S?)")
 
 
 def _without_reset_unit_settings(text: str) -> str:
@@ -1500,7 +1501,7 @@ def _without_reset_unit_settings(text: str) -> str:
     server command of the text, the base unit's, audited with the variables the override drops."""
     lines = text.splitlines(keepends=True)
     keep = [True] * len(lines)
-    earlier: dict[str, list[tuple[int, int]]] = {"ExecStart": [], "Environment": []}
+    earlier: dict[str, list[tuple[int, int]]] = {"ExecStart": [], "Environment": [], "UnsetEnvironment": []}
     i = 0
     while i < len(lines):
         m = _UNIT_SETTING.match(lines[i])
