@@ -2347,6 +2347,7 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
     if start and argv[start - 1].rsplit("/", 1)[-1] == _SPECFORGE_BENCH:
         return _parse_argv(_specforge_server_argv(flags))
     if engine == "sglang":
+        _refuse_launch_server_positional(argv, start)
         _refuse_underscore_flags(argv[start:])
         _refuse_sglang_one_dash(argv[start:])
         return _sglang_config(tuple(argv), flags, env)
@@ -2461,6 +2462,32 @@ def models_named(command: str | list[str] | tuple[str, ...]) -> dict[str, str]:
         if isinstance(value, str) and value and not value.startswith("-"):
             named[key] = value
     return named
+
+
+_MODEL_LIKE_WORD = re.compile(r"[A-Za-z0-9_.~/][A-Za-z0-9_.~/:@+-]*")
+
+
+def _refuse_launch_server_positional(argv: list[str], start: int) -> None:
+    """Raises for a word that is no flag right after `python -m sglang.launch_server`
+    (`python -m sglang.launch_server meta-llama/Llama-3.1-8B-Instruct --speculative-...`, the model
+    written as `vllm serve MODEL` takes it). Only `sglang serve` turns a first word into --model-path
+    (python/sglang/cli/serve.py `_normalize_positional_model_path`); launch_server.py hands its argv
+    straight to server_args.py `prepare_server_args`, whose `parser.parse_args(argv)` has no
+    positional, so argparse exits with "unrecognized arguments" (and, where the model is only there,
+    "the following arguments are required: --model-path"). Was: no finding, and no model read. A
+    shell expansion there (`$ARGS`, `"$@"`) is flags the text does not show, not a refusal."""
+    if not (start and start < len(argv) and argv[start - 1] in ("sglang.launch_server", "sglang.launch_server.py")):
+        return
+    word = str(argv[start])
+    # (only a word that can be a model: not `...` / `…` eliding the flags, `<model>`, `[args]`,
+    # `MODEL` placeholders of a doc, nor a shell expansion)
+    if not _MODEL_LIKE_WORD.fullmatch(word) or _EXPANDED_FLAGS.match(word) or set(word) <= {"."} or word.isupper():
+        return
+    raise LaunchParseError(
+        f"sglang: '{word}' right after sglang.launch_server is no flag: launch_server takes no positional "
+        "argument (only `sglang serve MODEL` reads a first word as the model), so argparse exits with "
+        f"'unrecognized arguments: {word}' and the server does not start",
+        hint=f"write --model-path {word} (or start it as `sglang serve {word} ...`)")
 
 
 def _refuse_flags_after_end_marker(engine: str, server_args: list[str]) -> None:
