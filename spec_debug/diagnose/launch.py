@@ -141,6 +141,10 @@ class LaunchConfig:
     """vLLM: --speculative-config given as a whole JSON value more than once, as written, in order;
     argparse keeps the last one whole (no merge), so the earlier ones are gone."""
     python_call: str | None = None
+    unexported: tuple[str, ...] = ()
+    """Engine variables of `env` set on a line of their own above the server without `export`
+    (`SGLANG_ENABLE_SPEC_V2=1` then the server): read as meant for it, though bash passes such a
+    variable to the server only if it is exported (bash(1) ENVIRONMENT)."""
     earlier_calls: tuple[tuple[int, LaunchConfig], ...] = ()
     """A Python script's engine calls run before the speculative one (their line, what they set):
     one the engine refuses stops the script before the speculative engine is built."""
@@ -1255,7 +1259,26 @@ _PS_HINT = ("a line copied from `ps` may be cut at the terminal width: take it f
             "`ps -ww -o args -p PID` or `tr '\\0' ' ' < /proc/PID/cmdline`")
 
 
+class _ServerArgv(list):
+    """A server's argv with the engine variables it was given on a line of their own above it,
+    without `export` (`SGLANG_ENABLE_SPEC_V2=1` then the server on the next line)."""
+
+    def __init__(self, words: list[str], unexported: tuple[str, ...]) -> None:
+        super().__init__(words)
+        self.unexported = unexported
+
+
 def _server_argv(argv: list[str]) -> list[str]:
+    """The server command of the words (see _server_argv_of), with the names of the engine
+    variables read from bare assignment lines kept on it (`unexported`)."""
+    unexported: list[str] = []
+    server = _server_argv_of(argv, unexported)
+    given = {word.partition("=")[0] for word in server if "=" in word}
+    kept = tuple(name for name in dict.fromkeys(unexported) if name in given)
+    return _ServerArgv(server, kept) if kept else server
+
+
+def _server_argv_of(argv: list[str], unexported: list[str]) -> list[str]:
     """The server's own argv out of a pasted shell line. `cd /srv && python -m ... 2>&1 | tee
     log &` is several commands: keep the one that starts the server (else the first), and
     drop redirections (`> log`, `2>&1`), which are not arguments."""
@@ -1283,6 +1306,7 @@ def _server_argv(argv: list[str]) -> list[str]:
     exported: list[str] = []
     servers: list[list[str]] = []
     unit_env = service_environment(commands)
+    allexport = False
     # (one look over the words: a log of thousands of lines is thousands of "commands")
     slime = any(tok.startswith("--sglang-") for tok in argv)
     for command in commands:
@@ -1308,10 +1332,22 @@ def _server_argv(argv: list[str]) -> list[str]:
                 # the server does not get it (bash(1) SHELL BUILTIN COMMANDS)
                 names = {word for word in command[1:] if not word.startswith("-")}
                 exported = [tok for tok in exported if tok.partition("=")[0] not in names]
+            elif command[0] == "set" and any(w == "-a" or (w.startswith("-") and not w.startswith("--") and "a" in w)
+                                             or w == "allexport" for w in command[1:]):
+                # `set -a` / `set -o allexport`: every assignment after it is exported (bash(1), set)
+                allexport = True
             elif command[0] == "export" or all(_ASSIGNMENT.fullmatch(tok) for tok in command):
                 # a pasted snippet's `SGLANG_ENABLE_SPEC_V2=1` line above the server is read as
-                # meant for it, as `export` would make it
-                exported += [tok for tok in command if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
+                # meant for it, as `export` would make it; bash itself passes such a variable to
+                # the server only if it is exported (bash(1) ENVIRONMENT), so its name is kept
+                # for the audit to say so (`export NAME` later, or `set -a` before, exports it)
+                found = [tok for tok in command if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
+                if command[0] == "export":
+                    names = {word.partition("=")[0] for word in command[1:]}
+                    unexported[:] = [name for name in unexported if name not in names]
+                elif not allexport:
+                    unexported += [tok.partition("=")[0] for tok in found]
+                exported += found
             continue
         command = service_command(command, unit_env)
         # (a unit's Environment= above its ExecStart= is in both: once is what runs)
@@ -2274,6 +2310,8 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
     try:
         argv = split_command(command)
         cfg = _parse_argv(argv)
+        if getattr(argv, "unexported", ()):
+            cfg = replace(cfg, unexported=argv.unexported)
         call = getattr(argv, "call", None)
         if call and (calls_before := getattr(argv, "earlier", ())):
             earlier = []
@@ -2304,6 +2342,8 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
         try:
             argv = _server_argv(split_keeping_json(command))
             meant = _parse_argv(argv)
+            if getattr(argv, "unexported", ()):
+                meant = replace(meant, unexported=argv.unexported)
         except (LaunchParseError, ValueError):  # ValueError: shlex on unbalanced quotes
             raise shell_error from None
         if _typed_console_script(argv) and not any(re.search(r"\{\S*\s", word) for word in argv):
@@ -5781,6 +5821,10 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
         problems += _sglang_rejection_sampling_refusals(cfg, topk, guessed_arch=auto and target_architecture is None)
     if topk > 1 and _env_true(cfg.env.get("SGLANG_ENABLE_SPEC_V2")):
         asked = f"SGLANG_ENABLE_SPEC_V2={cfg.env['SGLANG_ENABLE_SPEC_V2']} with topk {topk}"
+        if "SGLANG_ENABLE_SPEC_V2" in cfg.unexported:
+            asked += (" (set on a line of its own above the server and not exported: read here as meant for it, "
+                      "but bash passes it to the server only if it is exported, so check the running server's "
+                      "environment: tr '\\0' '\\n' < /proc/PID/environ | grep SGLANG_)")
         release = _spec_v2_tree_rule(engine_version)
         pp = str(_lookup(cfg.flags, ("pp-size", "pipeline-parallel-size")) or 1)
         # 0.5.5-0.5.6 `_handle_speculative_decoding` (after the pipeline-parallel rule) turns the
