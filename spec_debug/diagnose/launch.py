@@ -28,7 +28,7 @@ from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREF
                                                llm_config_argv, markdown_table_argv, notebook_code, only_sglang_flags,
                                                only_vllm_flags, pasted_argv, task_script)
 from spec_debug.diagnose.launch_scan import split_keeping_json
-from spec_debug.diagnose.launch_services import service_command, service_environment
+from spec_debug.diagnose.launch_services import service_command, service_environment, without_unit_unset
 from spec_debug.diagnose.sglang_options import (SGLANG_OPTIONS, SGLANG_OPTIONS_BY_RELEASE, SGLANG_OPTIONS_RELEASES,
                                                SGLANG_REFUSED_OPTIONS_BY_RELEASE, SGLANG_RETIRED_OPTIONS)
 from spec_debug.diagnose.vllm_options import VLLM_OPTIONS_BY_RELEASE, VLLM_OPTIONS_READ, VLLM_OPTIONS_RELEASES
@@ -141,6 +141,10 @@ class LaunchConfig:
     """vLLM: --speculative-config given as a whole JSON value more than once, as written, in order;
     argparse keeps the last one whole (no merge), so the earlier ones are gone."""
     python_call: str | None = None
+    unexported: tuple[str, ...] = ()
+    """Engine variables of `env` set on a line of their own above the server without `export`
+    (`SGLANG_ENABLE_SPEC_V2=1` then the server): read as meant for it, though bash passes such a
+    variable to the server only if it is exported (bash(1) ENVIRONMENT)."""
     earlier_calls: tuple[tuple[int, LaunchConfig], ...] = ()
     """A Python script's engine calls run before the speculative one (their line, what they set):
     one the engine refuses stops the script before the speculative engine is built."""
@@ -1255,7 +1259,26 @@ _PS_HINT = ("a line copied from `ps` may be cut at the terminal width: take it f
             "`ps -ww -o args -p PID` or `tr '\\0' ' ' < /proc/PID/cmdline`")
 
 
+class _ServerArgv(list):
+    """A server's argv with the engine variables it was given on a line of their own above it,
+    without `export` (`SGLANG_ENABLE_SPEC_V2=1` then the server on the next line)."""
+
+    def __init__(self, words: list[str], unexported: tuple[str, ...]) -> None:
+        super().__init__(words)
+        self.unexported = unexported
+
+
 def _server_argv(argv: list[str]) -> list[str]:
+    """The server command of the words (see _server_argv_of), with the names of the engine
+    variables read from bare assignment lines kept on it (`unexported`)."""
+    unexported: list[str] = []
+    server = _server_argv_of(argv, unexported)
+    given = {word.partition("=")[0] for word in server if "=" in word}
+    kept = tuple(name for name in dict.fromkeys(unexported) if name in given)
+    return _ServerArgv(server, kept) if kept else server
+
+
+def _server_argv_of(argv: list[str], unexported: list[str]) -> list[str]:
     """The server's own argv out of a pasted shell line. `cd /srv && python -m ... 2>&1 | tee
     log &` is several commands: keep the one that starts the server (else the first), and
     drop redirections (`> log`, `2>&1`), which are not arguments."""
@@ -1283,6 +1306,7 @@ def _server_argv(argv: list[str]) -> list[str]:
     exported: list[str] = []
     servers: list[list[str]] = []
     unit_env = service_environment(commands)
+    allexport = False
     # (one look over the words: a log of thousands of lines is thousands of "commands")
     slime = any(tok.startswith("--sglang-") for tok in argv)
     for command in commands:
@@ -1301,16 +1325,29 @@ def _server_argv(argv: list[str]) -> list[str]:
                 # a systemd unit's `Environment="SGLANG_ENABLE_SPEC_V2=1" "B=2"` line
                 # (systemd.exec(5)): the service's ExecStart runs with them
                 words = [command[0][len("Environment="):], *command[1:]]
-                exported += [tok for tok in words if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
+                exported += without_unit_unset(
+                    [tok for tok in words if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)], commands)
             elif command[0] == "unset" or command[:2] == ["export", "-n"]:
                 # `unset SGLANG_ENABLE_SPEC_V2` (or `export -n`) between the export and the server:
                 # the server does not get it (bash(1) SHELL BUILTIN COMMANDS)
                 names = {word for word in command[1:] if not word.startswith("-")}
                 exported = [tok for tok in exported if tok.partition("=")[0] not in names]
+            elif command[0] == "set" and any(w == "-a" or (w.startswith("-") and not w.startswith("--") and "a" in w)
+                                             or w == "allexport" for w in command[1:]):
+                # `set -a` / `set -o allexport`: every assignment after it is exported (bash(1), set)
+                allexport = True
             elif command[0] == "export" or all(_ASSIGNMENT.fullmatch(tok) for tok in command):
                 # a pasted snippet's `SGLANG_ENABLE_SPEC_V2=1` line above the server is read as
-                # meant for it, as `export` would make it
-                exported += [tok for tok in command if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
+                # meant for it, as `export` would make it; bash itself passes such a variable to
+                # the server only if it is exported (bash(1) ENVIRONMENT), so its name is kept
+                # for the audit to say so (`export NAME` later, or `set -a` before, exports it)
+                found = [tok for tok in command if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
+                if command[0] == "export":
+                    names = {word.partition("=")[0] for word in command[1:]}
+                    unexported[:] = [name for name in unexported if name not in names]
+                elif not allexport:
+                    unexported += [tok.partition("=")[0] for tok in found]
+                exported += found
             continue
         command = service_command(command, unit_env)
         # (a unit's Environment= above its ExecStart= is in both: once is what runs)
@@ -1486,8 +1523,8 @@ _UNIT_KEY_SPACED = re.compile(r"^([ \t]*)(ExecStart|Environment)[ \t]*=[ \t]*", 
 _UNIT_EXEC_START_SPACED = re.compile(r"^[ \t]*ExecStart[ \t]+=|^[ \t]*ExecStart=[ \t]", re.M)
 _UNIT_ENVIRONMENT = re.compile(r"^[ \t]*Environment=(.*)$", re.M)
 # An empty ExecStart= or Environment= (a drop-in's override, as `systemctl cat` prints it below the unit)
-_UNIT_RESET = re.compile(r"^[ \t]*(ExecStart|Environment)=[ \t]*\r?$", re.M)
-_UNIT_SETTING = re.compile(r"[ \t]*(ExecStart|Environment)=[ \t]*(\S?)")
+_UNIT_RESET = re.compile(r"^[ \t]*(ExecStart|Environment|UnsetEnvironment)=[ \t]*\r?$", re.M)
+_UNIT_SETTING = re.compile(r"[ \t]*(ExecStart|Environment|UnsetEnvironment)=[ \t]*(\S?)")
 
 
 def _without_reset_unit_settings(text: str) -> str:
@@ -1500,7 +1537,7 @@ def _without_reset_unit_settings(text: str) -> str:
     server command of the text, the base unit's, audited with the variables the override drops."""
     lines = text.splitlines(keepends=True)
     keep = [True] * len(lines)
-    earlier: dict[str, list[tuple[int, int]]] = {"ExecStart": [], "Environment": []}
+    earlier: dict[str, list[tuple[int, int]]] = {"ExecStart": [], "Environment": [], "UnsetEnvironment": []}
     i = 0
     while i < len(lines):
         m = _UNIT_SETTING.match(lines[i])
@@ -2273,6 +2310,8 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
     try:
         argv = split_command(command)
         cfg = _parse_argv(argv)
+        if getattr(argv, "unexported", ()):
+            cfg = replace(cfg, unexported=argv.unexported)
         call = getattr(argv, "call", None)
         if call and (calls_before := getattr(argv, "earlier", ())):
             earlier = []
@@ -2303,6 +2342,8 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
         try:
             argv = _server_argv(split_keeping_json(command))
             meant = _parse_argv(argv)
+            if getattr(argv, "unexported", ()):
+                meant = replace(meant, unexported=argv.unexported)
         except (LaunchParseError, ValueError):  # ValueError: shlex on unbalanced quotes
             raise shell_error from None
         if _typed_console_script(argv) and not any(re.search(r"\{\S*\s", word) for word in argv):
@@ -2346,6 +2387,7 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
     if start and argv[start - 1].rsplit("/", 1)[-1] == _SPECFORGE_BENCH:
         return _parse_argv(_specforge_server_argv(flags))
     if engine == "sglang":
+        _refuse_launch_server_positional(argv, start)
         _refuse_underscore_flags(argv[start:])
         _refuse_sglang_one_dash(argv[start:])
         return _sglang_config(tuple(argv), flags, env)
@@ -2460,6 +2502,32 @@ def models_named(command: str | list[str] | tuple[str, ...]) -> dict[str, str]:
         if isinstance(value, str) and value and not value.startswith("-"):
             named[key] = value
     return named
+
+
+_MODEL_LIKE_WORD = re.compile(r"[A-Za-z0-9_.~/][A-Za-z0-9_.~/:@+-]*")
+
+
+def _refuse_launch_server_positional(argv: list[str], start: int) -> None:
+    """Raises for a word that is no flag right after `python -m sglang.launch_server`
+    (`python -m sglang.launch_server meta-llama/Llama-3.1-8B-Instruct --speculative-...`, the model
+    written as `vllm serve MODEL` takes it). Only `sglang serve` turns a first word into --model-path
+    (python/sglang/cli/serve.py `_normalize_positional_model_path`); launch_server.py hands its argv
+    straight to server_args.py `prepare_server_args`, whose `parser.parse_args(argv)` has no
+    positional, so argparse exits with "unrecognized arguments" (and, where the model is only there,
+    "the following arguments are required: --model-path"). Was: no finding, and no model read. A
+    shell expansion there (`$ARGS`, `"$@"`) is flags the text does not show, not a refusal."""
+    if not (start and start < len(argv) and argv[start - 1] in ("sglang.launch_server", "sglang.launch_server.py")):
+        return
+    word = str(argv[start])
+    # (only a word that can be a model: not `...` / `…` eliding the flags, `<model>`, `[args]`,
+    # `MODEL` placeholders of a doc, nor a shell expansion)
+    if not _MODEL_LIKE_WORD.fullmatch(word) or _EXPANDED_FLAGS.match(word) or set(word) <= {"."} or word.isupper():
+        return
+    raise LaunchParseError(
+        f"sglang: '{word}' right after sglang.launch_server is no flag: launch_server takes no positional "
+        "argument (only `sglang serve MODEL` reads a first word as the model), so argparse exits with "
+        f"'unrecognized arguments: {word}' and the server does not start",
+        hint=f"write --model-path {word} (or start it as `sglang serve {word} ...`)")
 
 
 def _refuse_flags_after_end_marker(engine: str, server_args: list[str]) -> None:
@@ -5753,6 +5821,10 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
         problems += _sglang_rejection_sampling_refusals(cfg, topk, guessed_arch=auto and target_architecture is None)
     if topk > 1 and _env_true(cfg.env.get("SGLANG_ENABLE_SPEC_V2")):
         asked = f"SGLANG_ENABLE_SPEC_V2={cfg.env['SGLANG_ENABLE_SPEC_V2']} with topk {topk}"
+        if "SGLANG_ENABLE_SPEC_V2" in cfg.unexported:
+            asked += (" (set on a line of its own above the server and not exported: read here as meant for it, "
+                      "but bash passes it to the server only if it is exported, so check the running server's "
+                      "environment: tr '\\0' '\\n' < /proc/PID/environ | grep SGLANG_)")
         release = _spec_v2_tree_rule(engine_version)
         pp = str(_lookup(cfg.flags, ("pp-size", "pipeline-parallel-size")) or 1)
         # 0.5.5-0.5.6 `_handle_speculative_decoding` (after the pipeline-parallel rule) turns the

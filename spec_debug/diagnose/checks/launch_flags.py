@@ -344,6 +344,9 @@ def _algorithm_findings(launch: LaunchConfig, draft_raw: Mapping[str, Any] | Non
         return [_eagle3_draft_is_target(launch, at, same_checkpoint)]
     if launch.engine == "sglang" and served == "EAGLE" and draft_raw is None and _named_eagle3(launch.draft_model):
         return [_eagle3_name_served_as_eagle(launch, at)]
+    if (launch.engine == "vllm" and served == "EAGLE" and draft_raw is None and _named_eagle3(launch.draft_model)
+            and (launch.speculative_config or {}).get("method") == "eagle"):
+        return [_eagle3_name_served_as_vllm_eagle(launch, at)]
     # STANDALONE (SGLang) and draft_model (vLLM) run the draft as a plain LM: an EAGLE head there
     # is as wrong as an EAGLE-3 head served as EAGLE
     if draft_raw is None or served not in ("EAGLE", "EAGLE3", "DRAFT_MODEL", "STANDALONE"):
@@ -396,6 +399,25 @@ def _eagle3_name_served_as_eagle(launch: LaunchConfig, at: Where) -> Finding:
     return at.finding("SD103", evidence, {"served": "EAGLE", "checkpoint": "EAGLE3"}, severity="warning",
                       remediation="Serve it with --speculative-algorithm EAGLE3 (or check its config.json: "
                                   "an architectures entry with Eagle3 in it is an EAGLE-3 head).")
+
+
+def _eagle3_name_served_as_vllm_eagle(launch: LaunchConfig, at: Where) -> Finding:
+    """vLLM `--speculative-config '{"method": "eagle", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", ...}'`,
+    the draft's config not read. vLLM guesses the method from the draft's name only when none is
+    written (vllm/config/speculative.py `__post_init__`: `if self.method in ("eagle", "eagle3"): pass`,
+    then the `"eagle-"` / `"eagle3"` name tests; the same in v0.10 and on main), so a written "eagle"
+    stays EAGLE-1: the draft is built as the EAGLE-1 model (transformers_utils/configs/eagle.py
+    EAGLEConfig, method "eagle") and the target captures no aux hidden states, while an EAGLE-3 head's
+    `fc` takes three of them. A warning, as for SGLang: the name, not the config, says EAGLE-3."""
+    evidence = ['launch command: --speculative-config "method": "eagle"',
+                f"the draft {launch.draft_model} is named as an EAGLE-3 head (its config.json was not read): vLLM "
+                "keeps a written method and guesses eagle3 from the name only when none is given, so it builds the "
+                "EAGLE-1 draft model, which feeds the head one hidden state instead of the target's three aux layers "
+                "(the weights do not fit it, or the head drafts garbage)"]
+    return at.finding("SD103", evidence, {"served": "EAGLE", "checkpoint": "EAGLE3"}, severity="warning",
+                      remediation='Write "method": "eagle3" in --speculative-config (or check the draft\'s '
+                                  "config.json: an architectures entry with Eagle3 in it, or speculators_model_type "
+                                  "eagle3, is an EAGLE-3 head).")
 
 
 def _eagle3_without_draft(at: Where) -> Finding:

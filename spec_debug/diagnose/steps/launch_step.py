@@ -216,6 +216,9 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         "draft_is_target_mtp": serves_own_mtp(cfg) and (served is None or mtp_layers(served) is not None),
         "draft_config": draft_raw, "target_config": target_raw,
         "argv": list(cfg.argv),
+        # (engine variables read from a bare `NAME=value` line above the server, not exported:
+        # check() reads the argv again, which no longer says where they came from)
+        "unexported": list(cfg.unexported),
         "excerpt": not cfg.python_call and _flags_excerpt(host.get("cmdline") or host.get("argv"), cfg.argv),
         # a Python script's engine call: check() reads the script again, as its argv alone loses the
         # call (a keyword's refusal is Python's TypeError, not argparse's) and the engines it builds first
@@ -440,6 +443,8 @@ def check(ctx: Any) -> list[Finding]:
                             "--var server_cmdline='...' (the server's full command line)")]
     command = launch.get("python_source") or launch["argv"]
     cfg = with_server_env(parse_launch_command(command), launch.get("server_env"))
+    if launch.get("unexported"):
+        cfg = replace(cfg, unexported=tuple(launch["unexported"]))
     if cfg.draft_model is None and launch.get("draft_model"):
         cfg = served_speculator(cfg, launch.get("draft_config"))  # parse() read the served speculator
     notes: list[Finding] = []
