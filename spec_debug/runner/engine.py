@@ -489,7 +489,7 @@ class Run:
                         step=step_ids[0],
                         evidence=[f"skipped: {', '.join(step_ids)}"],
                         facts={"var": var, "steps": step_ids},
-                        title=f"Not checked: provide --var {var}=... to run {len(step_ids)} more step(s)",
+                        title=f"Not checked: {self._provide(var)} to run {len(step_ids)} more step(s)",
                     )
                 ],
                 target.name,
@@ -550,6 +550,16 @@ class Run:
         self.options.reporter.step_finished(host, step, skipped, [])
         return skipped
 
+    def _provide(self, var: str) -> str:
+        """What a `requires:` var that is empty asks for. `--var x=[]`, `--var x=null` or `--var
+        x=` were told "provide --var x=..." though the user had: it names the value given."""
+        if var in self.cli_vars:
+            # `--var server_log=$SERVER_LOG` with the shell variable unset gives "".
+            given = self.cli_vars[var]
+            shown = "" if given == "" else f" ({json.dumps(given)})"
+            return f"--var {var} is empty{shown}: give it a value"
+        return f"provide --var {var}=..."
+
     def _skipped(self, step: Step, host: str, message: str) -> StepRecord:
         now = utc_now()
         return StepRecord(id=step.id, host=host, title=step.title, status="skipped", message=message, started_at=now, finished_at=now)
@@ -572,7 +582,7 @@ class Run:
         if missing:
             for name in missing:
                 skipped_for_input.setdefault(name, []).append(step.id)
-            return self._shown_skip(step, host, f"skipped: provide --var {missing[0]}=... to run this step"), [], False
+            return self._shown_skip(step, host, f"skipped: {self._provide(missing[0])} to run this step"), [], False
         try:
             if step.when and not evaluate_condition(step.when, context, TemplateSite(step.id, "when")):
                 return self._shown_skip(step, host, f"skipped: when {step.when!r} is false"), [], False
