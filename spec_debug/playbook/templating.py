@@ -395,9 +395,23 @@ def _no_exit_code_views(context: dict[str, Any]) -> dict[str, Any] | None:
             for step_id, view in views.items()}
 
 
+_ONE_NAME = re.compile(r"\s*\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*\}\}\s*")
+
+
 def render_value(value: Any, context: dict[str, Any], site: TemplateSite) -> Any:
     """Render the strings inside a `with:` value (lists and dicts recursively)."""
     if isinstance(value, str):
+        whole = _ONE_NAME.fullmatch(value) if "{{" in value else None
+        if whole:
+            # `reference_files: "{{ ref_files }}"` with a list var: the probe got the list's text
+            # and iterated its characters ('[', '"', 'a', ...). One bare name whose value is a
+            # list or mapping passes that value; anything else is text, as before.
+            try:
+                native = evaluate(whole.group(1), context, site)
+            except Exception:
+                native = None  # render says what is wrong
+            if isinstance(native, (list, dict)):
+                return native
         return render(value, context, site)
     if isinstance(value, list):
         return [render_value(v, context, site) for v in value]
