@@ -308,6 +308,12 @@ class TerminalGate(StepGate):
             # A fetch checks nothing: "everything this step checks looks healthy" said nothing of
             # what it did, and the user went looking for the copied files in the run folder.
             words = f"[green]passed[/]: copied {escape(visible_controls(_copied(result.artifacts)))} (in the run folder)."
+        elif (result.status == "passed" and step.run is not None and result.exit_code == 0
+              and not step.expect and step.until is None):
+            # A `run:` step with no expect: checks only its exit code (its findings: are what a
+            # non-zero exit reports): "everything
+            # this step checks looks healthy" claimed checks that the step does not have.
+            words = "[green]passed[/]: its command exited 0 (a step with no expect: checks nothing more)."
         if result.status == "timeout" and result.left_running is not None:
             # Its kill did not reach the host, or it had no pid to kill: "and was stopped" was not so.
             words = "[red]timed out[/] and may still be running."

@@ -523,7 +523,10 @@ def load_record(run_dir_or_file: Path, warn: Callable[[str], None] = _warn_on_st
                              hint="pass a runs/<run-id> directory or its run.json") from None
         # Cut inside a string, json reports where the string started: it never closes, so the
         # file ends inside it.
-        truncated = exc.pos >= len(text.rstrip()) - 1 or exc.msg.startswith("Unterminated string")
+        # Cut inside a \u escape (`\u001b`, the ESC of every colored log line a step printed),
+        # json says "Invalid \uXXXX escape" a few characters before the end.
+        truncated = (exc.pos >= len(text.rstrip()) - 1 or exc.msg.startswith("Unterminated string")
+                     or exc.msg.startswith("Invalid \\uXXXX escape") and exc.pos >= len(text) - 6)
         raise UsageError(
             f"{path}:{exc.lineno}:{exc.colno}: run.json is not valid JSON: {exc.msg}",
             hint="the file ends early: it was cut off (copied while written, or a full disk)" if truncated else None,

@@ -642,6 +642,7 @@ def _short_repr(value: Any, limit: int = 80) -> str:
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?)\s*$")
 _SECONDS_PER_UNIT = {"ms": 0.001, "s": 1, "m": 60, "h": 3600}
 _GO_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|h|m|s)")
+_CLOCK = re.compile(r"\s*(\d+):([0-5]\d)(?::([0-5]\d))?\s*")
 _GO_DURATION = re.compile(r"(?:\d+(?:\.\d+)?\s*(?:ms|h|m|s)\s*){2,}")
 
 
@@ -684,6 +685,15 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
             # Go's and systemd's `1h30m`, `2m30s` (time.ParseDuration; systemd.time(7)).
             seconds = sum(float(n) * _SECONDS_PER_UNIT[u] for n, u in _GO_DURATION_PART.findall(value))
             return f"{field} is a number of seconds: write {field}: {seconds:g}"
+        clock = _CLOCK.fullmatch(value) if field in ("timeout", "retry_delay") else None
+        if clock:
+            # `timeout: "10:00"` (quoted, as the sexagesimal refusal above asks for text): a clock
+            # time. "write it in digits" did not say which number; two parts read either way.
+            a, b, c = (int(part) if part else None for part in clock.groups())
+            if c is not None:
+                return f"{field} is a number of seconds: write {field}: {a * 3600 + b * 60 + c}"
+            return (f"{field} is a number of seconds: write {field}: {a * 60 + b} ({value.strip()} as minutes:seconds) "
+                    f"or {a * 3600 + b * 60} (as hours:minutes)")
         if re.fullmatch(r"\s*[-+]?\d+(\.\d*)?\s*", value):
             return "write the number without quotes"
         meant = number_meant(value)

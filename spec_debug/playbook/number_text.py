@@ -290,6 +290,15 @@ def number_given_with_unit(name: str, value: Any, default: Any) -> UsageError | 
     written = _NUMBER_WITH_UNIT.fullmatch(value)
     if written is None:
         return None
+    if written.group("unit").strip() == "%" and type(default) is float and abs(default) <= 1:
+        # `--var min_accept=60%` where the playbook's default is 0.5: a fraction. "write it in
+        # the unit the playbook uses: --var min_accept=60" set a bar no acceptance rate reaches.
+        fraction = f"{float(written.group('number')) / 100:g}"
+        return UsageError(
+            f"--var {name}={value}: {name} is a number in the playbook (default {default}, a fraction), and "
+            f"'%' after it makes the value text its checks cannot compare",
+            hint=f"write it as a fraction, as the default is: --var {name}={fraction}",
+        )
     return UsageError(
         f"--var {name}={value}: {name} is a number in the playbook (default {default}), and "
         f"{written.group('unit')!r} after it makes the value text its checks cannot compare",

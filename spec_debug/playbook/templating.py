@@ -152,6 +152,30 @@ class NoneInCommand(Exception):
     """A fact that is None written into a `run:` command or a `fetch:` path (render says which)."""
 
 
+class ListInPath(Exception):
+    """A list or mapping var written into a `fetch:` path (render says which)."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__(_as_text(value))
+
+
+def _text_value(value: Any) -> Any:
+    """finalize of text that is not a command (a finding's title and evidence, a `with:` value):
+    a list or mapping is JSON, as `run:` writes it (_as_text), not Python's repr (`files
+    ['a.log', 'b.log'] cfg {'k': 1}` in a finding's title, `True`/`None` inside)."""
+    if isinstance(value, (list, tuple, dict)):
+        return _as_text(value)
+    return value
+
+
+def _path_value(value: Any) -> Any:
+    """finalize of a `fetch:` path: a list or mapping is no path. Written in, it was Python's
+    repr (`/var/log/['a.log', 'b.log']`) and the fetch said "no file on the host matches"."""
+    if isinstance(value, (list, tuple, dict)):
+        raise ListInPath(value)
+    return value
+
+
 class _NoFact:
     """A fact that is None (its capture matched nothing), as a command's template sees it: a
     var that is None (`extra_flags: ~`) is an author's empty value and renders as '' still."""
@@ -222,9 +246,9 @@ def _default_for_none(value: Any, default_value: Any = "", boolean: bool = False
 
 def _make_env(quote_output: bool, *, none_to_zero: bool = False, command: bool = False) -> SandboxedEnvironment:
     """command: the env of `run:` and `fetch:` text, where a None is refused (_refusing_none)."""
-    finalize = shell_quote if quote_output else None
+    finalize = shell_quote if quote_output else (_path_value if command else _text_value)
     if command:
-        finalize = _refusing_none(finalize or (lambda value: value))
+        finalize = _refusing_none(finalize)
     env = BoundedSandbox(
         undefined=StrictUndefined,
         autoescape=False,
@@ -339,6 +363,11 @@ def render(source: str, context: dict[str, Any], site: TemplateSite, *, shell: b
         return template.render(context)
     except NoneInCommand:
         raise _none_in_command_error(site, source, context, path=path) from None
+    except ListInPath as exc:
+        # The guidance is in the message: a fetch's error line does not show a hint.
+        raise TemplateError(
+            f"{_where(site)}: a list or mapping var is no path (it is {str(exc)[:200]}): a fetch path is one "
+            "file or glob pattern; list them under src: (src: [a.log, b.log]) or match them (*.log)") from None
     except UndefinedError as exc:
         unset = [n for n in _unset_facts(source, context, template=True) if f"'{n[6:]}'" in (exc.message or "")]
         if unset:
@@ -366,9 +395,23 @@ def _no_exit_code_views(context: dict[str, Any]) -> dict[str, Any] | None:
             for step_id, view in views.items()}
 
 
+_ONE_NAME = re.compile(r"\s*\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*\}\}\s*")
+
+
 def render_value(value: Any, context: dict[str, Any], site: TemplateSite) -> Any:
     """Render the strings inside a `with:` value (lists and dicts recursively)."""
     if isinstance(value, str):
+        whole = _ONE_NAME.fullmatch(value) if "{{" in value else None
+        if whole:
+            # `reference_files: "{{ ref_files }}"` with a list var: the probe got the list's text
+            # and iterated its characters ('[', '"', 'a', ...). One bare name whose value is a
+            # list or mapping passes that value; anything else is text, as before.
+            try:
+                native = evaluate(whole.group(1), context, site)
+            except Exception:
+                native = None  # render says what is wrong
+            if isinstance(native, (list, dict)):
+                return native
         return render(value, context, site)
     if isinstance(value, list):
         return [render_value(v, context, site) for v in value]

@@ -105,9 +105,16 @@ def _number(name: str, text: str, default: int | float, guessed: Any) -> int | f
     with_unit = number_given_with_unit(name, text, default)
     if with_unit is not None:
         raise with_unit
+    comma = re.fullmatch(r"([-+]?\d+),(\d+)", written)
+    if comma and type(default) is float and (len(comma.group(2)) != 3 or comma.group(1).lstrip("-+") == "0"):
+        # `--var min_accept=0,6`: a decimal comma (most of Europe's number format). The hint
+        # offered the default, 0.5, not the 0.6 meant. `1,000` may be a thousands separator.
+        hint = f"a decimal point, not a comma: --var {name}={written.replace(',', '.')}"
+    else:
+        hint = f"write a number: --var {name}={default}"
     raise UsageError(
         f"--var {name}={text}: {name} is a number in the playbook (default {default}), and {_shown(text)} is not a number",
-        hint=f"write a number: --var {name}={default}",
+        hint=hint,
     )
 
 

@@ -489,7 +489,7 @@ class Run:
                         step=step_ids[0],
                         evidence=[f"skipped: {', '.join(step_ids)}"],
                         facts={"var": var, "steps": step_ids},
-                        title=f"Not checked: provide --var {var}=... to run {len(step_ids)} more step(s)",
+                        title=f"Not checked: {self._provide(var)} to run {len(step_ids)} more step(s)",
                     )
                 ],
                 target.name,
@@ -550,6 +550,16 @@ class Run:
         self.options.reporter.step_finished(host, step, skipped, [])
         return skipped
 
+    def _provide(self, var: str) -> str:
+        """What a `requires:` var that is empty asks for. `--var x=[]`, `--var x=null` or `--var
+        x=` were told "provide --var x=..." though the user had: it names the value given."""
+        if var in self.cli_vars:
+            # `--var server_log=$SERVER_LOG` with the shell variable unset gives "".
+            given = self.cli_vars[var]
+            shown = "" if given == "" else f" ({json.dumps(given)})"
+            return f"--var {var} is empty{shown}: give it a value"
+        return f"provide --var {var}=..."
+
     def _skipped(self, step: Step, host: str, message: str) -> StepRecord:
         now = utc_now()
         return StepRecord(id=step.id, host=host, title=step.title, status="skipped", message=message, started_at=now, finished_at=now)
@@ -572,7 +582,7 @@ class Run:
         if missing:
             for name in missing:
                 skipped_for_input.setdefault(name, []).append(step.id)
-            return self._shown_skip(step, host, f"skipped: provide --var {missing[0]}=... to run this step"), [], False
+            return self._shown_skip(step, host, f"skipped: {self._provide(missing[0])} to run this step"), [], False
         try:
             if step.when and not evaluate_condition(step.when, context, TemplateSite(step.id, "when")):
                 return self._shown_skip(step, host, f"skipped: when {step.when!r} is false"), [], False
@@ -801,6 +811,9 @@ class Run:
         # retry_delay), or as an attempt ended on its own. Its last attempt passed, and the
         # step said "passed": a wait for a server that never came up, cut by Ctrl-C.
         until_unmet = False
+        # The interrupt came while the step waited to retry (retry_delay): its last attempt ran
+        # to its end, and what it said was dropped for "interrupted" alone.
+        waited_to_retry = False
         while True:
             attempts += 1
             # The record keeps the last attempt's output only, and so do the artifacts: a step
@@ -868,6 +881,7 @@ class Run:
                 break
             if self.abort.wait(step.retry_delay):  # Ctrl-C during the wait ends it at once
                 until_unmet = step.until is not None
+                waited_to_retry = True
                 break
         status, message, step_facts, findings, expectations = (
             evaluation.status, evaluation.message, evaluation.facts, evaluation.findings, evaluation.expectations
@@ -890,7 +904,14 @@ class Run:
                 message = note if message is None else f"{message}; {note}"
         if self.abort.is_set() and (status != "passed" or killed_by_abort or until_unmet):
             # The command was killed by the interrupt: its failure says nothing about the host.
+            last_status, last_message = status, message
             status, message, findings = "error", interrupted_words(self.record.abort_reason), []
+            if waited_to_retry and last_status != "passed" and last_message:
+                # A health check polled with retries, stopped by Ctrl-C after 3 tries: the record
+                # said "interrupted" and "no step ran to an answer", not what the tries said.
+                said = {"failed": " failed:", "error": " could not run:"}.get(last_status, ":")
+                message += (f"; it was waiting to retry (attempt {attempts} of {step.retries + 1}{said} "
+                            f"{last_message.removesuffix(f' (attempt {attempts} of {attempts})')})")
             if until_unmet and not killed_by_abort:
                 message += f"; until {step.until!r} had not held after {attempts} attempt(s)"
             if stdout.survived_kill is not None:

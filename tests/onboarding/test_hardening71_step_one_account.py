@@ -55,7 +55,7 @@ def test_a_command_step_is_told_once_and_a_when_skip_still_gets_its_line(tmp_pat
     lines = _said(tmp_path, ["p.yaml", "--step"], "r\nr\n")
     assert lines[:4] == [
         "run (r, Enter) / skip (s) / quit (q)? r",
-        "→ first passed: everything this step checks looks healthy.",
+        "→ first passed: its command exited 0 (a step with no expect: checks nothing more).",
         "run (r, Enter) / skip (s) / quit (q)? r",
         "→ second failed: exit code 1 (a step with no expect: passes when its command exits 0)",
     ], lines

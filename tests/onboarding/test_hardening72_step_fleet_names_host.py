@@ -28,9 +28,9 @@ def _walk(tmp_path: Path, hosts: str, answers: str) -> list[str]:
 
 def test_a_fleet_walk_names_the_host_of_each_step(tmp_path: Path):
     assert _walk(tmp_path, "a b", "r\ns\nr\nr\n") == [
-        "→ one on a passed: everything this step checks looks healthy.",
+        "→ one on a passed: its command exited 0 (a step with no expect: checks nothing more).",
         "→ two on a skipped (your choice); it is recorded as skipped.",
-        "→ one on b passed: everything this step checks looks healthy.",
+        "→ one on b passed: its command exited 0 (a step with no expect: checks nothing more).",
         "→ two on b failed: expected output contains 'three', observed not found",
     ]
 

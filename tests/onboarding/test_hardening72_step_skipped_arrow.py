@@ -43,7 +43,7 @@ def _said(tmp_path, *extra: str) -> list[str]:
 
 def test_skipped_steps_are_told_with_the_arrow(tmp_path):
     lines = _said(tmp_path)
-    at = lines.index("→ first passed: everything this step checks looks healthy.")
+    at = lines.index("→ first passed: its command exited 0 (a step with no expect: checks nothing more).")
     assert lines[at + 1:at + 3] == ["→ needs_x skipped: provide --var x=... to run this step",
                                     "→ third skipped: when 'false' is false"], lines
     assert not any(line.startswith("skipped ") for line in lines), lines
@@ -65,10 +65,10 @@ def test_a_fleet_names_the_host_and_an_empty_command_is_told_too(tmp_path):
     lines = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", proc.stdout + proc.stderr).splitlines()
     empty = "skipped: its command is empty (`run:` rendered to nothing: is a var it uses empty?)"
     assert [line for line in lines if line.startswith("→ ")] == [
-        "→ one on a passed: everything this step checks looks healthy.",
+        "→ one on a passed: its command exited 0 (a step with no expect: checks nothing more).",
         "→ two on a skipped: when 'false' is false",
         f"→ three on a {empty}",
-        "→ one on b passed: everything this step checks looks healthy.",
+        "→ one on b passed: its command exited 0 (a step with no expect: checks nothing more).",
         "→ two on b skipped: when 'false' is false",
         f"→ three on b {empty}",
     ], lines

@@ -28,7 +28,7 @@ def test_a_fetch_says_the_file_it_copied(tmp_path: Path) -> None:
     (tmp_path / "server.log").write_text("decode 12 tok/s\n")
     lines, record = _said(tmp_path, f"name: p\nsteps:\n  - id: first\n    run: echo one\n"
                                     f"  - id: grab\n    fetch: {{src: {tmp_path / 'server.log'}}}\n", "r\nr\n")
-    assert "→ first passed: everything this step checks looks healthy." in lines, lines
+    assert "→ first passed: its command exited 0 (a step with no expect: checks nothing more)." in lines, lines
     assert "→ grab passed: copied artifacts/local/server.log (in the run folder)." in lines, lines
     grab = next(s for s in record["steps"] if s["id"] == "grab")
     assert grab["artifacts"] == ["artifacts/local/server.log"]
