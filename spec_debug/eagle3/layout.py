@@ -103,16 +103,23 @@ def candidate_layouts(num_slots: int, num_aux: int, configured: Sequence[int],
             run(layout)
 
     def around(anchor: tuple[int, ...]) -> None:
-        """Each slot in each position with the others at `anchor`; the best few per position
-        combined."""
+        """Each slot in each position with the others at `anchor` (a slot the anchor holds
+        in another position trades places with it); the best few per position combined."""
         keep: list[list[int]] = []
         for position in range(num_aux):
             trial: dict[int, float] = {}
             for slot in usable:
-                layout = anchor[:position] + (slot,) + anchor[position + 1:]
-                if len(set(layout)) == num_aux:
-                    run(layout)
-                    trial[slot] = scores[layout]
+                layout = list(anchor)
+                if slot in anchor:
+                    # two aux slots saved in each other's place: the swap, which a plain
+                    # substitution (one slot twice) never scored, so the search could not
+                    # move from [2, 4, 5] to [4, 2, 5]
+                    other = anchor.index(slot)
+                    layout[other] = anchor[position]
+                layout[position] = slot
+                layout = tuple(layout)
+                run(layout)
+                trial[slot] = scores[layout]
             keep.append(sorted(trial, key=lambda s: -trial[s])[:BEAM])
         for layout in itertools.product(*keep):
             if len(set(layout)) == num_aux:
