@@ -981,9 +981,15 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
         """Every slot of a few samples, bounded in bytes as `drafter layout` reads them (a
         wide dump holds tens of layers per token), read once for the checks below."""
         if not every_slot:
+            # NaN/Inf in a slot the draft does not read (a wide dump's layer past float16's
+            # range) is recorded in Sample.non_finite, as `drafter layout` reads them, and
+            # the checks leave that slot out: the sample was skipped, and with every sample
+            # skipped the checks below said nothing (the named-layers note on a dump named
+            # one layer off was lost to a NaN in slot 7)
             every_slot.append(_bounded_samples(
                 data, min(_FLAG_CHECK_SAMPLES, max_samples or _FLAG_CHECK_SAMPLES),
-                _CHECK_MAX_BYTES, spec=spec, final=has_final, skipped=SkippedFiles(),
+                _CHECK_MAX_BYTES, spec=replace(spec, finite_slots=tuple(resolved.slots)),
+                final=has_final, skipped=SkippedFiles(),
                 masks=masks, every_position=every_position))
         return every_slot[0]
 
@@ -1212,6 +1218,11 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
                 f"layer once (with its layer_ids) and run `{command}` to rank them"]
     samples = read_every_slot()
     if not samples:
+        return []
+    # NaN/Inf there (Sample.non_finite): no reading of those slots scores
+    bad = {slot for sample in samples for slot in sample.non_finite}
+    shifts = {shift: slots for shift, slots in shifts.items() if bad.isdisjoint(slots)}
+    if not shifts:
         return []
     where = {slot: j for j, slot in enumerate(samples[0].slot_index)}
     if not all(s in where for s in resolved.slots) or not all(

@@ -94,17 +94,10 @@ def _per_position_table(result: dict) -> Table:
 
 
 def _so_far(partial: dict) -> str:
-    """The partial scores of a stopped evaluation (evaluate._partial_scores), in the table's
-    words: full accuracy per step, over the rows each step scored."""
-    correct, total = partial["full_correct"], partial["full_total"]
-    steps = ", ".join(f"{c / t:.4f} ({c} of {t})" if t else "n/a"
-                      for c, t in zip(correct, total))
-    target = (f"; target accept at step 0 {partial['target_correct'][0] / total[0]:.4f}"
-              if total and total[0] else "")
-    every = (", every position scored: the loss masks selected none" if partial.get("every_position")
-             else "")
-    return (f"full acc per step {steps}{target} ({partial['rows']} rows of "
-            f"{partial['samples']} sample{'' if partial['samples'] == 1 else 's'}{every})")
+    """The partial scores of a stopped evaluation, in the table's words (evaluate.so_far)."""
+    from spec_debug.eagle3.evaluate import so_far
+
+    return so_far(partial)
 
 
 @drafter_app.command("eval")

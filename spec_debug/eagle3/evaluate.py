@@ -711,6 +711,20 @@ def _partial_scores(kept: tuple, use_loss_mask: bool) -> dict[str, Any]:
             "every_position": not use_loss_mask}
 
 
+def so_far(partial: dict) -> str:
+    """The partial scores of a stopped evaluation (_partial_scores), in the table's
+    words: full accuracy per step, over the rows each step scored."""
+    correct, total = partial["full_correct"], partial["full_total"]
+    steps = ", ".join(f"{c / t:.4f} ({c} of {t})" if t else "n/a"
+                      for c, t in zip(correct, total))
+    target = (f"; target accept at step 0 {partial['target_correct'][0] / total[0]:.4f}"
+              if total and total[0] else "")
+    every = (", every position scored: the loss masks selected none" if partial.get("every_position")
+             else "")
+    return (f"full acc per step {steps}{target} ({partial['rows']} rows of "
+            f"{partial['samples']} sample{'' if partial['samples'] == 1 else 's'}{every})")
+
+
 def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
              flags: NormFlags | None = None, layout_positions: tuple[int, ...] | None = None,
              device: str | torch.device = "cpu", use_target: bool = True,

@@ -33,6 +33,7 @@ EXHAUSTIVE_LIMIT = 120  # ordered choices scored exhaustively up to this many ca
 # converter without its `midlayer.` -> `layers.0.` remap, vllm-project/speculators#1114)
 UNTRAINED_MODULES_NOTE = "RMSNorm weights at their initial value"
 BEAM = 3  # slots kept per position in the pruned search
+SEARCH_ROUNDS = 3  # layouts the pruned search looks around (the configured one, then the best)
 CLEAR_MARGIN = 0.02  # accuracy difference we call "clearly better"
 FLAG_MARGIN = 0.05  # step-0 accuracy the other norm_before_residual must gain to be named
 FLAG_MIN_GAIN = 5  # ... and at least this many more rows right (see norm_before_residual_check)
@@ -74,9 +75,12 @@ def unmapped_draft(loaded: LoadedDraft) -> bool:
 
 def candidate_layouts(num_slots: int, num_aux: int, configured: Sequence[int],
                       score: Callable[[tuple[int, ...]], float],
-                      excluded: frozenset[int] = frozenset()) -> tuple[dict, bool]:
+                      excluded: frozenset[int] = frozenset(),
+                      extra: Sequence[Sequence[int]] = ()) -> tuple[dict, bool]:
     """Score candidates; returns ({layout: accuracy}, exhaustive). `excluded`: slots no
-    candidate reads (they hold NaN/Inf, see Sample.non_finite)."""
+    candidate reads (they hold NaN/Inf, see Sample.non_finite). `extra`: layouts scored
+    whatever the search prunes (probe's `extra_layouts`); the pruned search also moves on to
+    the neighbours of whichever scores best."""
     scores: dict[tuple[int, ...], float] = {}
     usable = [slot for slot in range(num_slots) if slot not in excluded]
 
@@ -94,18 +98,46 @@ def candidate_layouts(num_slots: int, num_aux: int, configured: Sequence[int],
     configured = tuple(configured)
     for layout in itertools.permutations(configured):
         run(layout)
-    keep: list[list[int]] = []
-    for position in range(num_aux):
-        trial: dict[int, float] = {}
-        for slot in usable:
-            layout = configured[:position] + (slot,) + configured[position + 1:]
-            if len(set(layout)) == num_aux:
+    for layout in map(tuple, extra):
+        if len(set(layout)) == len(layout) == num_aux and excluded.isdisjoint(layout):
+            run(layout)
+
+    def around(anchor: tuple[int, ...]) -> None:
+        """Each slot in each position with the others at `anchor` (a slot the anchor holds
+        in another position trades places with it); the best few per position combined."""
+        keep: list[list[int]] = []
+        for position in range(num_aux):
+            trial: dict[int, float] = {}
+            for slot in usable:
+                layout = list(anchor)
+                if slot in anchor:
+                    # two aux slots saved in each other's place: the swap, which a plain
+                    # substitution (one slot twice) never scored, so the search could not
+                    # move from [2, 4, 5] to [4, 2, 5]
+                    other = anchor.index(slot)
+                    layout[other] = anchor[position]
+                layout[position] = slot
+                layout = tuple(layout)
                 run(layout)
                 trial[slot] = scores[layout]
-        keep.append(sorted(trial, key=lambda s: -trial[s])[:BEAM])
-    for layout in itertools.product(*keep):
-        if len(set(layout)) == num_aux:
-            run(tuple(layout))
+            keep.append(sorted(trial, key=lambda s: -trial[s])[:BEAM])
+        for layout in itertools.product(*keep):
+            if len(set(layout)) == num_aux:
+                run(tuple(layout))
+
+    # Around the configured slots first; then around the best layout so far while that is
+    # another one. With the other positions at the configured slots, one position's true
+    # slot need not rank in the best few: on an unnamed dump of every layer (configured: the
+    # first slots) with two layers saved swapped, the config's layers [2, 4, 5] (always
+    # scored) led at 0.524 and the true [2, 6, 5] (0.690) was never scored
+    searched = {configured}
+    around(configured)
+    for _ in range(SEARCH_ROUNDS - 1):
+        best = max(scores, key=lambda layout: scores[layout])
+        if best in searched:
+            break
+        searched.add(best)
+        around(best)
     return scores, False
 
 
@@ -185,7 +217,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
         if flag_check["ranked_with"] != flags.norm_before_residual:
             flags = replace(flags, norm_before_residual=flag_check["ranked_with"])
     scores, exhaustive = candidate_layouts(num_slots, num_aux, configured, score,
-                                           excluded_slots)
+                                           excluded_slots, extra_layouts)
     final_check = None
     if not (untrained or unmapped or zeroed) and max(scores.values()) < FINAL_SLOT_CHECK_BELOW:
         final_check = final_slot_check(loaded, samples, configured, device,
@@ -199,7 +231,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
         scored.clear()
         ranked_configured = tuple(final_check["layout"])
         scores, exhaustive = candidate_layouts(num_slots, num_aux, ranked_configured, score,
-                                               excluded_slots)
+                                               excluded_slots, extra_layouts)
     for layout in [configured, ranked_configured, *map(tuple, extra_layouts)]:
         if layout not in scores and len(set(layout)) == len(layout) == num_aux \
                 and excluded_slots.isdisjoint(layout):

@@ -45,6 +45,11 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                   "claimed_accuracy": args.get("claimed_accuracy") or None}}
     if reference and reference.get("full_accuracy"):
         facts["full_accuracy"] = reference["full_accuracy"]  # contract name: the report's acceptance chart
+    if host.get("stopped"):
+        # the probe was stopped (SIGTERM, SIGHUP) mid-evaluation and returned the scores of
+        # the samples scored so far (probes/drafter_eval._stopped)
+        facts[NS]["stopped"] = host["stopped"]
+        facts[NS]["partial"] = host.get("partial")
     if host.get("engine_version_note"):
         facts[NS]["engine_version_note"] = host["engine_version_note"]
         # the probe says why it could not place the version; it was worked out there once
@@ -84,6 +89,10 @@ def check(ctx: Any) -> list[Finding]:
         # place (it ran the newest conventions) is said here, once, as the engine step says it
         findings.append(not_checked(ctx, ev["engine_version_note"], ev.get("engine_version_provide")
                                     or VERSION_PROVIDE["unreadable"]))
+    if ev.get("stopped"):
+        findings.append(not_checked(ctx, f"the evaluation was stopped: {ev['stopped']}",
+                                    "an evaluation left to finish (a longer step timeout), or "
+                                    "--var max_samples=N"))
     claimed = ev.get("claimed_accuracy") or ctx.vars.get("claimed_accuracy")
     if claimed in (None, ""):
         findings.append(not_checked(ctx, "no claimed validation accuracy to compare the standalone accuracy with",

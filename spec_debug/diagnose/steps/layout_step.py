@@ -265,7 +265,30 @@ def check(ctx: Any) -> list[Finding]:
             served_by = ("measured (serving dump)" if measured is not None
                          else f"{name} {version or 'latest'} convention")
             findings += check_embedding_slot(training, served_ids, served_by, root_causes=causes, at=at)
+    for which, report in (("training", training), ("serving", layout.get("serving"))):
+        left = _left_out(report)
+        if left:
+            findings.append(not_checked(ctx, f"the layout probe on the {which} dump ranked part of it: "
+                                             + "; ".join(left),
+                                        "hidden states whose sample files all read, with finite "
+                                        "states in every slot (dump in bfloat16 or float32)"))
     return record(ctx.facts, NS, findings)
+
+
+# How the layout probe's notes say part of the dump was not scored (eagle3/data.py
+# SkippedFiles.summary, eagle3/api.py _non_finite_slots); not imported: those modules need torch
+SKIPPED_FILES = " sample file(s) skipped; first: "
+NON_FINITE_SLOT = "left out of the candidate layouts"
+
+
+def _left_out(report: Any) -> list[str]:
+    """The probe's notes that say sample files were skipped or a slot holding NaN/Inf was left
+    out of the ranking: they reached the step's facts and no report line, so a ranking of part
+    of the dump read as one of all of it."""
+    if not isinstance(report, dict):
+        return []
+    return [str(n) for n in report.get("notes") or ()
+            if isinstance(n, str) and (SKIPPED_FILES in n or NON_FINITE_SLOT in n)]
 
 
 def _same_checkpoint_error(layout: dict[str, Any], error: Any) -> bool:
