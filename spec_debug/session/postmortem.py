@@ -92,6 +92,8 @@ _WAITING = frozenset({"health", "gpu_status", "process", "logs"})
 """Kinds of command that poll for a state (a server coming up, a GPU freeing): a loop of
 them is waiting, not retrying a crash."""
 _IMPACT_METRICS = ("throughput", "accept_length", "accept_rate", "standalone_accuracy", "validation_accuracy")
+# the metrics whose readings at another batch size, model or load are not compared (_same_row)
+_LOAD_METRICS = frozenset(("throughput", "accept_length", "accept_rate"))
 
 
 def render_postmortem(analysis: SessionAnalysis, fmt: Literal["md", "html"], redact: bool = True) -> str:
@@ -1427,7 +1429,10 @@ def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord], rev
                 memo: dict[tuple, Any]) -> dict[str, Any]:
     """The impact row of one metric's readings on one host: its first and last."""
     other_loads: list[MetricRecord] = []
-    if name == "throughput" and len(readings) > 1:
+    # Acceptance read by benchmarks at two loads is no before and after either: a run at one
+    # request then one at 64 said "accept_length 2.1 -> 1.42 tokens" under a throughput row that
+    # told no change for the same two runs (and an engine may draft less under a full batch).
+    if name in _LOAD_METRICS and len(readings) > 1:
         kept = _same_row(a, readings)
         if len(kept) < len(readings):
             ids = {id(m) for m in kept}
