@@ -682,8 +682,27 @@ def _first_in_time(errors: list[ErrorRecord]) -> list[ErrorRecord]:
     rank: dict[str, int] = {}
     for e in errors:
         rank.setdefault(e.session, len(rank))
+    times = _agent_clock(times, [(e.session, e.agent) for e in errors])
     order = sorted(range(len(errors)), key=lambda i: (rank[errors[i].session], times[i]))
     return [errors[i] for i in order]
+
+
+def _agent_clock(times: list[float], agents: list[tuple[Any, str]]) -> list[float]:
+    """Times to order by: each agent's never earlier than one before it in its messages' order
+    (``times`` are in seq order within each agent). A clock set back mid-session (a session
+    resumed on a host whose clock was behind, NTP stepping it) put the readings and errors after
+    it first in the timeline, the fix before the report, and made an error after it Detection's
+    first; an agent's own order is its messages'. Other agents still fall in place by their times."""
+    latest: dict[tuple[Any, str], float] = {}
+    out = []
+    for t, agent in zip(times, agents):
+        before = latest.get(agent)
+        if before is not None and t < before:
+            t = before
+        else:
+            latest[agent] = t
+        out.append(t)
+    return out
 
 
 def _loop_error_text(lp: LoopRecord, errors: list[ErrorRecord]) -> str:
@@ -1658,6 +1677,7 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
     # in different forms (formats/instants.py); a time that names no instant keeps message order.
     at = [instant(row["timestamp"]) for _, _, row in items]
     if all(t is not None for t in at):
+        at = _agent_clock(at, [(key[0], row["agent"]) for key, _, row in items])
         order = sorted(range(len(items)), key=lambda i: (at[i], items[i][0], items[i][1]))
         items = [items[i] for i in order]
     rows = [t[2] for t in items]
