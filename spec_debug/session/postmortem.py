@@ -524,13 +524,20 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         # one reading is no change: "No change was followed by a rise in measured throughput"
         # told a session that benchmarked once (after its relaunch) as one whose changes did nothing
         "throughput_once": _read_once(a),
+        # a row compared at one load, and the host read at another besides: the other readings
+        # were in no row (a run at 64 requests between two at one left the Impact silent on it)
+        "impact_not_compared": [
+            f"Not in the {r['name']} row{' of ' + r['host'] if r['host'] else ''}, read at another batch size or "
+            f"load: " + ", ".join(f"{o['value']:g} {o['unit']} [msg {o['seq']}]" for o in r["other_loads"]) + "."
+            for r in impact["rows"] if r["readings"] > 1 and r["other_loads"]],
         "timeline": _timeline(a),
         "segments": a.segments,
         "agents": a.agents,
     }
     # Every [msg N] a claim mentions, and every timeline row, gets a supporting entry to link to.
     refs = {int(n) for n in _MSG_REF.findall(repr([summary, detection, root_causes, view["resolution"], read_before, went_well,
-                                                    went_wrong, action_items, open_questions, view["timeline"]]))}
+                                                    went_wrong, action_items, open_questions, view["timeline"],
+                                                    view["impact_not_compared"]]))}
     refs.update(item["seq"] for item in view["timeline"] if item["seq"] is not None)
     view["supporting"] = _supporting(a, refs)
     return view
@@ -1480,7 +1487,7 @@ def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord], rev
             "stated": all(m.source != "output" for m in readings),
             # the host's readings at another batch size, model or load (_same_row): not compared
             # with these, and no "measured once" where the host was read at two loads
-            "other_loads": [{"value": m.value, "seq": m.seq} for m in other_loads],
+            "other_loads": [{"value": m.value, "seq": m.seq, "unit": m.unit} for m in other_loads],
             "reverted_seq": undone[1].seq if undone else None,
             "reverted_change": f"{_change(a, undone[0])} [msg {undone[0].seq}]" if undone else ""}
 

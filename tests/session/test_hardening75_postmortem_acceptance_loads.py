@@ -28,7 +28,7 @@ def test_acceptance_at_two_loads_is_not_compared(tmp_path: Path) -> None:
     analysis = analyze_path(write_bash_session(tmp_path, "s", "EAGLE-3 on gpu01 is slow, please look.", runs))
     row = postmortem_view(analysis)["impact"]["accept_length"]
     assert (row["before"], row["before_seq"], row["after"], row["after_seq"], row["readings"]) == (1.42, 4, 1.42, 4, 1)
-    assert row["other_loads"] == [{"value": 2.1, "seq": 2}]
+    assert row["other_loads"] == [{"value": 2.1, "seq": 2, "unit": "tokens"}]
     md = render_postmortem(analysis, "md")
     assert "| accept_length | 1.42 tokens [[msg 4]](#msg-4) | — (measured once at this load) | 1 | gpu01 |" in md
     impact = md[md.index("## Impact"):md.index("## Detection")]
@@ -43,4 +43,4 @@ def test_acceptance_at_one_load_before_and_after_a_fix_is_compared(tmp_path: Pat
     analysis = analyze_path(write_bash_session(tmp_path, "s", "EAGLE-3 on gpu01 is slow, please look.", runs))
     row = postmortem_view(analysis)["impact"]["accept_length"]
     assert (row["before"], row["before_seq"], row["after"], row["after_seq"], row["readings"]) == (1.02, 2, 2.85, 8, 2)
-    assert row["other_loads"] == [{"value": 1.01, "seq": 4}]
+    assert row["other_loads"] == [{"value": 1.01, "seq": 4, "unit": "tokens"}]

@@ -42,7 +42,7 @@ def test_a_log_read_at_one_request_is_not_compared_with_a_benchmark_at_32(tmp_pa
     for name, after, before in (("throughput", 1100.5, 85.3), ("accept_length", 1.61, 2.1), ("accept_rate", 40.25, 66.83)):
         row = impact[name]
         assert (row["before"], row["after"], row["readings"], row["other_loads"]) == \
-            (after, after, 1, [{"value": before, "seq": 2}]), name
+            (after, after, 1, [{"value": before, "seq": 2, "unit": row["unit"]}]), name
 
 
 def test_lines_at_different_counts_state_no_batch_size(tmp_path: Path) -> None:
