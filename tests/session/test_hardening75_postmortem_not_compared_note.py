@@ -10,15 +10,7 @@ from pathlib import Path
 from spec_debug.session import analyze_path
 from spec_debug.session.postmortem import postmortem_view, render_postmortem
 from tests.session.bash_session import write_bash_session
-
-_BENCH = "ssh gpu01 'python3 -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 200 --max-concurrency {c}'"
-
-
-def _result(c: int, tput: float, accept: float) -> str:
-    return ("============ Serving Benchmark Result ============\nBackend:                                 sglang\n"
-            f"Max request concurrency:                 {c}\nSuccessful requests:                     200\n"
-            f"Output token throughput (tok/s):         {tput}\nAccept length:                           {accept}\n"
-            "==================================================")
+from tests.session.test_hardening75_postmortem_acceptance_loads import _BENCH, _result
 
 
 def _analysis(tmp_path: Path, runs: list[tuple[str, str]]):
