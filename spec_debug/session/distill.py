@@ -1390,17 +1390,18 @@ _HEADER = re.compile(r"^(?:THOUGHT|DISCUSSION|Thought|Discussion)\s*:\s*")
 _BOLD_TITLE = re.compile(r"^\*\*([^*]+?)\*\*(?:\s+(?=\S)|\s*$)")
 _WHY_CUT = 280
 """reasoning.why_text keeps the last 320 characters and starts after the first sentence end in
-their first half, or else at the first word (up to 40 characters in): a why this long with none
-there starts mid-sentence."""
+their first half, or else at the first word (up to 40 characters in) and marks that start
+"...": a why this long that begins "..." starts mid-sentence (a shorter one is the agent's own)."""
 
 
 def _reason(why: str) -> str:
     """The agent's reasoning as a reason: without the tool call it wrote out, the THOUGHT:
     header, markdown bold, and the cut-off words before its first whole sentence."""
     text = " ".join(why.split())
-    if len(text) >= _WHY_CUT and text[:1].islower():
+    # (reasoning.why_text marks a start inside a sentence "...")
+    if len(text) >= _WHY_CUT and text.startswith("..."):
         sentence = re.search(r"[.!?]\s+(?=[A-Z`*\"'(])", text)
-        text = text[sentence.end():] if sentence else "…" + text
+        text = text[sentence.end():] if sentence else "…" + text[3:]
     text = _HEADER.sub("", _FENCE.sub(" ", text))
     # Codex heads each reasoning summary with a bold title ("**Checking the server log** I
     # suspect..."): the title is a sentence of its own, not the start of the next one; a summary

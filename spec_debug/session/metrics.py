@@ -1395,8 +1395,10 @@ def _vllm_stats(text: str, found: list[Metric]) -> bool:
     engines = _vllm_engine_sums(text) if gens and "Engine 001: " in text else None
     if engines is not None:
         found.append(Metric("throughput", engines[0], "tok/s", engines[2]))
-    elif gens:
-        found.append(Metric("throughput", round(sum(gens) / len(gens), 2), "tok/s", _vllm_ctx("generation", gens)))
+    batch = _vllm_batch_size(text, len(gens)) if gens and engines is None else ""
+    if engines is None and gens:
+        found.append(Metric("throughput", round(sum(gens) / len(gens), 2), "tok/s",
+                            _vllm_ctx("generation", gens) + batch))
     if engines is not None and engines[1]:
         found.append(Metric("prompt_throughput", engines[1], "tok/s", engines[2].replace("generation", "prompt")))
     elif prompts:
@@ -1406,15 +1408,18 @@ def _vllm_stats(text: str, found: list[Metric]) -> bool:
     # logging interval, one every 10 s of serving)
     weighted = _vllm_by_drafts(text, len(lens), len(rates)) if len(lens) > 1 or len(rates) > 1 else (None, None)
     if weighted[0] is not None:
-        found.append(Metric("accept_length", weighted[0], "tokens", _vllm_ctx("SpecDecoding", lens) + _BY_DRAFTS))
+        found.append(Metric("accept_length", weighted[0], "tokens",
+                            _vllm_ctx("SpecDecoding", lens) + _BY_DRAFTS + batch))
     elif lens:
-        found.append(Metric("accept_length", round(sum(lens) / len(lens), 3), "tokens", _vllm_ctx("SpecDecoding", lens)))
+        found.append(Metric("accept_length", round(sum(lens) / len(lens), 3), "tokens",
+                            _vllm_ctx("SpecDecoding", lens) + batch))
     elif v0 is not None:
         found.append(Metric("accept_length", v0[0], "tokens", v0[2]))
     if weighted[1] is not None:
-        found.append(Metric("accept_rate", weighted[1], "%", _vllm_ctx("SpecDecoding", rates) + _BY_DRAFTS))
+        found.append(Metric("accept_rate", weighted[1], "%", _vllm_ctx("SpecDecoding", rates) + _BY_DRAFTS + batch))
     elif rates:
-        found.append(Metric("accept_rate", round(sum(rates) / len(rates), 2), "%", _vllm_ctx("SpecDecoding", rates)))
+        found.append(Metric("accept_rate", round(sum(rates) / len(rates), 2), "%",
+                            _vllm_ctx("SpecDecoding", rates) + batch))
     elif v0_rates:
         if v0 is not None:
             found.append(Metric("accept_rate", v0[1], "ratio", v0[2]))
@@ -1699,6 +1704,25 @@ def _vllm_by_drafts(text: str, lens: int, rates: int) -> tuple[float | None, flo
     rate = round(100 * sum(a for _, a, _, _ in lines) / drafted, 2) \
         if drafted and sum(1 for _, _, d, _ in lines if d) == rates else None
     return length, rate
+
+
+# A stats line's busy count (vllm/v1/metrics/loggers.py LoggingStatLogger.log: "Avg generation
+# throughput: %.1f tokens/s, Running: %d reqs, Waiting: %d reqs, ..."; V0's metrics.py: "...,
+# Running: %d reqs, Swapped: %d reqs, Pending: %d reqs")
+_VLLM_RUNNING = re.compile(r"Avg generation throughput: (\d+(?:,\d{3})*(?:\.\d+)?) tokens/s, Running: (\d+) reqs")
+
+
+def _vllm_batch_size(text: str, busy: int) -> str:
+    """", batch size N" when every busy stats line (of the ``busy`` the readings are the mean of)
+    ran N requests, as SGLang's Decode batch lines say it (_one_batch_size): a log read at one
+    request, then a `vllm bench serve --max-concurrency 32`, "went from" 85.3 to 1100.5 tok/s in
+    the postmortem. "" where the counts differ or a line does not say its count."""
+    if "Running: " not in text:
+        return ""
+    counts = [running for gen, running in _VLLM_RUNNING.findall(text) if _FLOATS[gen] > 0]
+    if len(counts) != busy or len(set(counts)) != 1:
+        return ""
+    return f", batch size {counts[0]}"
 
 
 def _vllm_ctx(what: str, values: list[float]) -> str:

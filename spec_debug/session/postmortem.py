@@ -92,6 +92,8 @@ _WAITING = frozenset({"health", "gpu_status", "process", "logs"})
 """Kinds of command that poll for a state (a server coming up, a GPU freeing): a loop of
 them is waiting, not retrying a crash."""
 _IMPACT_METRICS = ("throughput", "accept_length", "accept_rate", "standalone_accuracy", "validation_accuracy")
+# the metrics whose readings at another batch size, model or load are not compared (_same_row)
+_LOAD_METRICS = frozenset(("throughput", "accept_length", "accept_rate"))
 
 
 def render_postmortem(analysis: SessionAnalysis, fmt: Literal["md", "html"], redact: bool = True) -> str:
@@ -528,13 +530,20 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         # one reading is no change: "No change was followed by a rise in measured throughput"
         # told a session that benchmarked once (after its relaunch) as one whose changes did nothing
         "throughput_once": _read_once(a),
+        # a row compared at one load, and the host read at another besides: the other readings
+        # were in no row (a run at 64 requests between two at one left the Impact silent on it)
+        "impact_not_compared": [
+            f"Not in the {r['name']} row{' of ' + r['host'] if r['host'] else ''}, read at another batch size or "
+            f"load: " + ", ".join(f"{o['value']:g} {o['unit']} [msg {o['seq']}]" for o in r["other_loads"]) + "."
+            for r in impact["rows"] if r["readings"] > 1 and r["other_loads"]],
         "timeline": _timeline(a),
         "segments": a.segments,
         "agents": a.agents,
     }
     # Every [msg N] a claim mentions, and every timeline row, gets a supporting entry to link to.
     refs = {int(n) for n in _MSG_REF.findall(repr([summary, detection, root_causes, view["resolution"], read_before, went_well,
-                                                    went_wrong, action_items, open_questions, view["timeline"]]))}
+                                                    went_wrong, action_items, open_questions, view["timeline"],
+                                                    view["impact_not_compared"]]))}
     refs.update(item["seq"] for item in view["timeline"] if item["seq"] is not None)
     view["supporting"] = _supporting(a, refs)
     return view
@@ -686,8 +695,27 @@ def _first_in_time(errors: list[ErrorRecord]) -> list[ErrorRecord]:
     rank: dict[str, int] = {}
     for e in errors:
         rank.setdefault(e.session, len(rank))
+    times = _agent_clock(times, [(e.session, e.agent) for e in errors])
     order = sorted(range(len(errors)), key=lambda i: (rank[errors[i].session], times[i]))
     return [errors[i] for i in order]
+
+
+def _agent_clock(times: list[float], agents: list[tuple[Any, str]]) -> list[float]:
+    """Times to order by: each agent's never earlier than one before it in its messages' order
+    (``times`` are in seq order within each agent). A clock set back mid-session (a session
+    resumed on a host whose clock was behind, NTP stepping it) put the readings and errors after
+    it first in the timeline, the fix before the report, and made an error after it Detection's
+    first; an agent's own order is its messages'. Other agents still fall in place by their times."""
+    latest: dict[tuple[Any, str], float] = {}
+    out = []
+    for t, agent in zip(times, agents):
+        before = latest.get(agent)
+        if before is not None and t < before:
+            t = before
+        else:
+            latest[agent] = t
+        out.append(t)
+    return out
 
 
 def _loop_error_text(lp: LoopRecord, errors: list[ErrorRecord]) -> str:
@@ -1433,7 +1461,10 @@ def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord], rev
                 memo: dict[tuple, Any]) -> dict[str, Any]:
     """The impact row of one metric's readings on one host: its first and last."""
     other_loads: list[MetricRecord] = []
-    if name == "throughput" and len(readings) > 1:
+    # Acceptance read by benchmarks at two loads is no before and after either: a run at one
+    # request then one at 64 said "accept_length 2.1 -> 1.42 tokens" under a throughput row that
+    # told no change for the same two runs (and an engine may draft less under a full batch).
+    if name in _LOAD_METRICS and len(readings) > 1:
         kept = _same_row(a, readings)
         if len(kept) < len(readings):
             ids = {id(m) for m in kept}
@@ -1462,7 +1493,7 @@ def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord], rev
             "stated": all(m.source != "output" for m in readings),
             # the host's readings at another batch size, model or load (_same_row): not compared
             # with these, and no "measured once" where the host was read at two loads
-            "other_loads": [{"value": m.value, "seq": m.seq} for m in other_loads],
+            "other_loads": [{"value": m.value, "seq": m.seq, "unit": m.unit} for m in other_loads],
             "reverted_seq": undone[1].seq if undone else None,
             "reverted_change": f"{_change(a, undone[0])} [msg {undone[0].seq}]" if undone else ""}
 
@@ -1659,6 +1690,7 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
     # in different forms (formats/instants.py); a time that names no instant keeps message order.
     at = [instant(row["timestamp"]) for _, _, row in items]
     if all(t is not None for t in at):
+        at = _agent_clock(at, [(key[0], row["agent"]) for key, _, row in items])
         order = sorted(range(len(items)), key=lambda i: (at[i], items[i][0], items[i][1]))
         items = [items[i] for i in order]
     rows = [t[2] for t in items]

@@ -29,5 +29,5 @@ def test_two_engines_are_summed() -> None:
 
 def test_one_engine_is_its_mean_as_before() -> None:
     text = _line(10, 0, 900.0, 400.0) + _line(20, 0, 0.0, 410.0)
-    assert _readings(text) == [("throughput", 405.0, "vLLM generation stats, mean of 2 lines"),
+    assert _readings(text) == [("throughput", 405.0, "vLLM generation stats, mean of 2 lines, batch size 16"),
                                ("prompt_throughput", 900.0, "vLLM prompt stats, mean of 1 line")]

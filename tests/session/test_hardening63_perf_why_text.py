@@ -28,7 +28,8 @@ def test_long_text_tail_after_a_control_character():
     words = "the draft layer reads the hidden state " * 12
     # a unit separator in the tail: split on, as a space would be
     text = "First sentence here. " + words + "End of it.\x1fNow the last sentence is this one."
-    expected = "the draft layer reads the hidden state " * 7 + "End of it. Now the last sentence is this one."
+    # (the window starts inside a sentence: marked "...")
+    expected = "..." + "the draft layer reads the hidden state " * 7 + "End of it. Now the last sentence is this one."
     assert reasoning.why_text(text) == expected
     assert reasoning.why_text(text.replace("\x1f", " ")) == expected
     # a non-breaking space (not ASCII) or a tab before the sentence: the same

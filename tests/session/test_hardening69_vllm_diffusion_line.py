@@ -25,7 +25,7 @@ def _throughputs(text: str) -> list[tuple[float, str]]:
 def test_the_committed_throughput_is_no_second_reading() -> None:
     log = (STAT.format(s=5, g="210.5") + DIFFUSION.format(s=5, c="180.20")
            + STAT.format(s=15, g="230.5") + DIFFUSION.format(s=15, c="1,210.75"))
-    assert _throughputs(log) == [(220.5, "vLLM generation stats, mean of 2 lines")]
+    assert _throughputs(log) == [(220.5, "vLLM generation stats, mean of 2 lines, batch size 8")]
 
 
 def test_the_committed_line_alone_is_still_read() -> None:
