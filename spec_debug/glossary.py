@@ -619,7 +619,9 @@ def render_concept_markdown(concept: Concept, code_titles: dict[str, str]) -> st
         return "\n".join(f"- {item}" for item in items)
 
     codes = "\n".join(f"- {code}: {code_titles.get(code, '')} (`spec-debug explain {code}`)" for code in concept.codes)
-    also = ", ".join(concept.aliases[:6])
+    # every spelling `explain` takes for it: the first six alone left out the ones a newcomer
+    # meets in the other engine (vLLM's num_lookahead_tokens, layers_to_capture, --max-model-len)
+    also = ", ".join(concept.aliases)
     return (
         f"# {concept.name}\n\n"
         f"Also written: {also}\n\n"
@@ -633,7 +635,10 @@ def render_concept_markdown(concept: Concept, code_titles: dict[str, str]) -> st
 
 
 def render_concept_list() -> str:
-    rows = "\n".join(f"| {c.name} | {', '.join(c.aliases[:4])} |" for c in CONCEPTS)
+    # All the spellings, as the index a newcomer searches (`explain concepts | grep lookahead`):
+    # the first four alone hid the rest (eagle3's --speculative-algorithm among 12 not shown)
+    # under a column that read as the whole list.
+    rows = "\n".join(f"| {c.name} | {', '.join(c.aliases)} |" for c in CONCEPTS)
     return ("# Concepts `spec-debug explain` knows\n\n"
             "`spec-debug explain TOPIC` for one (a finding code or a playbook works too).\n\n"
             f"| concept | also written |\n|---|---|\n{rows}\n\n"

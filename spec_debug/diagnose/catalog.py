@@ -131,8 +131,54 @@ def render_entry_markdown(doc: FindingDoc) -> str:
         f"### Why it hurts\n{doc.why}\n\n"
         f"### How to fix\n{doc.fix}\n\n"
         f"### Example\n```\n{doc.example}\n```\n\n"
+        f"### Checked by\n{_checked_by_markdown(doc.code)}\n\n"
         + (f"### Sources\n{sources}\n" if doc.sources else "")
     )
+
+
+def checked_by(code: str) -> list[tuple[str, str]]:
+    """(shipped playbook, step id) of each shipped step that can report CODE: a step whose
+    `expect:`/`findings:` name it, or whose probe's check raises it (ProbeSpec.codes). The main
+    job (perf_regression) first, then the others by name."""
+    from spec_debug.playbook.loader import _shipped_steps
+    from spec_debug.probes.registry import all_probes
+
+    probes = all_probes()
+    found: list[tuple[str, str]] = []
+    for playbook, step, codes in _shipped_steps():
+        probe = probes.get(str(step.get("probe") or ""))
+        if code in codes or (probe is not None and code in probe.codes):
+            found.append((playbook, str(step.get("id"))))
+    return sorted(found, key=lambda owned: owned[0] != "perf_regression")
+
+
+def _checked_by_markdown(code: str) -> str:
+    """Which step finds the code, with the command that walks through it: an entry said what
+    the code means and how to fix it, and a newcomer who read `explain SD201` in a report had
+    no word of which check reports it, nor how to run that check again."""
+    from spec_debug.runner.runner_findings import RUNNER_CODES
+
+    if code in RUNNER_CODES:
+        return "Any step of any playbook: the runner reports it from how the step went."
+    owned = checked_by(code)
+    if not owned:
+        return "No shipped playbook step: a playbook of your own that names it in a `finding:`."
+    from spec_debug.playbook.loader import _shipped_steps
+
+    # `explain STEP` walks through perf_regression's step of that id where it has one, else the
+    # first shipped playbook's (cli_extra._shipped_step_owner); another playbook's step of the
+    # same id is `explain PLAYBOOK STEP`.
+    owners: dict[str, list[str]] = {}
+    for playbook, step, _ in _shipped_steps():
+        owners.setdefault(str(step.get("id")), []).append(playbook)
+
+    def topic(playbook: str, step_id: str) -> str:
+        mine = owners.get(step_id, [])
+        first = "perf_regression" if "perf_regression" in mine else (mine[0] if mine else playbook)
+        return step_id if first == playbook else f"{playbook} {step_id}"
+
+    return "\n".join(f"- {playbook}, step `{step_id}` (`spec-debug explain {topic(playbook, step_id)}`)"
+                     for playbook, step_id in owned)
 
 
 def render_catalog_markdown() -> str:
@@ -173,4 +219,6 @@ def doc_as_dict(doc: FindingDoc) -> dict[str, Any]:
         "fix": doc.fix,
         "example": doc.example,
         "sources": list(doc.sources),
+        # the shipped steps that report it (render_entry_markdown's "Checked by"), added later
+        "checked_by": [{"playbook": playbook, "step": step} for playbook, step in checked_by(doc.code)],
     }
