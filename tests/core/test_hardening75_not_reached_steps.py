@@ -78,7 +78,7 @@ def test_the_verdict_and_the_reports_name_the_step_that_never_ran(stopped_run):
     md = (run_dir / "report.md").read_text()
     assert ("> **Verdict:** Run aborted (terminated (SIGTERM)); the record holds the steps that finished; "
             "not reached: after.") in md
-    assert "Not reached (the run stopped, or the host dropped, before these steps):\n\n- `local`: after\n" in md
+    assert "Not reached (the run stopped, or the host could not be reached or dropped, before these steps):\n\n- `local`: after\n" in md
     html = (run_dir / "report.html").read_text()
     assert "not reached: after." in html
     assert "<ul><li><code>local</code>: after</li>" in html
