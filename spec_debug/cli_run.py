@@ -27,7 +27,7 @@ from spec_debug.playbook.models import parse_size
 from spec_debug.record import RunRecord, given_var_names, shell_word, some_names, split_program, unshown_bytes
 from spec_debug.redact import MASK, redact_with_values, secret_values
 from spec_debug.report import write_reports
-from spec_debug.report.views import nothing_checked
+from spec_debug.report.views import not_reached_words, nothing_checked
 # Imported before the run, not when the outputs are written: ElementTree's C accelerator links
 # pyexpat through PyCapsule_Import, which turns any failure of that import, a Ctrl-C's
 # KeyboardInterrupt included, into an ImportError that ElementTree swallows. A signal landing
@@ -718,6 +718,11 @@ def _say_verdict(record: RunRecord, console: Console, where: str) -> None:
         several = len({h.name for h in record.hosts}) > 1
         names = [f"{s.host}/{s.id}" if several else s.id for s in chosen]
         _say(console, f"  skipped (your choice): {escape(some_names(names, 20))}")
+    # The steps the stop came before: ABORTED under the steps that ran read as the result of
+    # the whole playbook. A host that dropped says so in its own line and the report.
+    missed = not_reached_words(record) if record.status in ("aborted", "running") else ""
+    if missed:
+        _say(console, f"  {escape(missed)}")
 
 
 def _reports_not_written(record: RunRecord, run_dir: Path, exc: RecordWriteError, console: Console) -> RecordWriteError:

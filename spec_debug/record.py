@@ -196,6 +196,10 @@ class PlaybookRef(_RecordModel):
     warnings: list[PlaybookWarningRecord] = Field(default_factory=list)
     """The load-time warnings `run` printed on stderr before it started, kept for the reports
     and for a tool reading run.json (`run --json`)."""
+    step_ids: list[str] | None = None
+    """The ids of the playbook's steps, in order: what each host was meant to run. A run stopped
+    mid-way (SIGTERM, Ctrl-C, a host that dropped) recorded only the steps that ran, and neither
+    run.json nor the reports said which never did. None in a record written before this field."""
 
 
 class StepLeftRunning(_RecordModel):

@@ -227,7 +227,12 @@ _EMPTY_VALUES = (None, "", [], {})
 
 
 def is_empty_var(value: Any) -> bool:
-    """A var that `requires:` counts as not given (the runner skips the step): None, "", [] or {}."""
+    """A var that `requires:` counts as not given (the runner skips the step): None, "", [] or {},
+    and text of whitespace alone (`--var "server_log= $SERVER_LOG"` with the shell variable unset,
+    a `.env` line `SERVER_LOG= `): it names no path, URL or token, and the step ran `tail -n 5 ' '`
+    and failed as if the host were at fault (SD001)."""
+    if isinstance(value, str):
+        return not value.strip()
     return value in _EMPTY_VALUES
 
 

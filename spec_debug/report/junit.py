@@ -67,10 +67,13 @@ NOT_RUN_LIMIT = 300
 
 
 def _planned_steps(record: RunRecord, planned: Sequence[str] | None) -> list[str]:
-    """The playbook's step ids, in order; without them (a record read back alone) the ids any
-    host recorded, in the order they first appear."""
+    """The playbook's step ids, in order, as given or as the record keeps them
+    (PlaybookRef.step_ids); without them (a record written before that field) the ids any host
+    recorded, in the order they first appear."""
     if planned is not None:
         return list(planned)
+    if record.playbook.step_ids is not None:
+        return list(record.playbook.step_ids)
     return list(dict.fromkeys(step.id for step in record.steps))
 
 

@@ -44,11 +44,48 @@ def verdict(record: RunRecord) -> tuple[str, str]:
     return css, text
 
 
+def steps_not_reached(record: RunRecord) -> list[dict[str, list[str]]]:
+    """The playbook's steps (PlaybookRef.step_ids) a host has no record of, and the step it was
+    cut in (HostRecord.running_step) left out: the run stopped (SIGTERM, Ctrl-C, the controller
+    killed) or the host dropped before them. Hosts that lack the same steps are one entry
+    ({"hosts": [...], "steps": [...]}), in the order of the hosts. Nothing for a record written
+    before step_ids: which steps the playbook had is not known then."""
+    planned = record.playbook.step_ids
+    if not planned:
+        return []
+    recorded: dict[str, set[str]] = defaultdict(set)
+    for step in record.steps:
+        recorded[step.host].add(step.id)
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for host in record.hosts:
+        missing = tuple(step_id for step_id in dict.fromkeys(planned)
+                        if step_id not in recorded[host.name] and step_id != host.running_step)
+        if missing:
+            groups.setdefault(missing, []).append(host.name)
+    return [{"hosts": hosts, "steps": list(steps)} for steps, hosts in groups.items()]
+
+
+def not_reached_words(record: RunRecord) -> str:
+    """`not reached: after, report` (`... on gpu2, gpu3` where other hosts ran them), or ""."""
+    groups = steps_not_reached(record)
+    if not groups:
+        return ""
+    order = {step_id: index for index, step_id in enumerate(record.playbook.step_ids or [])}
+    steps = sorted({step_id for group in groups for step_id in group["steps"]}, key=order.__getitem__)
+    hosts = [name for group in groups for name in group["hosts"]]
+    where = "" if len(groups) == 1 and len(hosts) == len(record.hosts) else f" on {some_names(hosts)}"
+    return f"not reached: {some_names(steps)}{where}"
+
+
 def _verdict(record: RunRecord) -> tuple[str, str]:
     errors = [f for f in record.findings if f.severity == "error"]
     unreachable = [h.name for h in record.hosts if h.status == "error"]
     if record.status == "aborted":
-        return "aborted", f"Run aborted ({record.abort_reason or 'interrupted'}); the record holds the steps that finished."
+        # The steps that never ran, named: "the record holds the steps that finished" over a
+        # table of two steps read as a playbook of two steps.
+        missed = not_reached_words(record)
+        return "aborted", (f"Run aborted ({record.abort_reason or 'interrupted'}); the record holds the steps that finished"
+                           + (f"; {missed}." if missed else "."))
     if record.status == "running":
         # The final write never happened: the controller was killed (SIGKILL, OOM, a closed
         # laptop), hit a second Ctrl-C, or is still running. Never call such a record clean.
@@ -60,6 +97,7 @@ def _verdict(record: RunRecord) -> tuple[str, str]:
             f"Run did not finish{why}: the controller stopped before its final write (or is still running); "
             f"the record holds the {len(record.steps)} step(s) that finished."
             + (f" Cut mid-step: {some_names(cut)} (its command may still be running there)." if cut else "")
+            + (f" {missed[0].upper()}{missed[1:]}." if (missed := not_reached_words(record)) else "")
         )
     unfinished = [h.name for h in record.hosts if h.status in ("pending", "running")]
     if unfinished:
@@ -255,6 +293,7 @@ def report_view(record: RunRecord) -> dict[str, Any]:
         "artifacts": artifact_rows(record),
         # each finding links to its step's row and its raw output
         "step_links": step_links(record),
+        "not_reached": steps_not_reached(record),
     }
 
 

@@ -187,7 +187,8 @@ class Run:
         self.record = RunRecord(
             run_id=store.run_dir.name,
             playbook=PlaybookRef(name=self.playbook.name, path=loaded.path, sha256=loaded.sha256, warnings=[
-                PlaybookWarningRecord(message=w.located, hint=w.hint) for w in self.options.load_warnings]),
+                PlaybookWarningRecord(message=w.located, hint=w.hint) for w in self.options.load_warnings],
+                step_ids=[step.id for step in self.playbook.steps]),
             started_at=utc_now(),
             vars=self._clean(run_vars),
             hosts=[
