@@ -218,7 +218,8 @@ decoding changed the output compares with and without the drafter. Masked, every
 evidence read ***REDACTED***. After the value, so it costs a match only."""
 
 _KEY_SECRETS = (r"(?:SIGNING|ENCRYPTION|MASTER|PRIVATE)[_-]?KEY|MYSQL[_-]PWD|(?:GITHUB|GITLAB|GH)[_-]?PAT|PASSPHRASE"
-                r"|ACCOUNT[_-]?KEY|AZURE[_-]STORAGE[_-]KEY|SHARED[_-]?ACCESS[_-]?KEY|SECRET[_-]?ACCESS[_-]?KEY")
+                r"|ACCOUNT[_-]?KEY|AZURE[_-]STORAGE[_-]KEY|SHARED[_-]?ACCESS[_-]?KEY|SECRET[_-]?ACCESS[_-]?KEY"
+                r"|SECRET[_-]?(?:STRING|BINARY)")
 """A key named for signing or encrypting, a secret's name as the words below are (JWT_SIGNING_KEY,
 RAILS_MASTER_KEY: _SECRET_KEY_NAME); SECRET_KEY and SECRET_KEY_BASE are spelt after SECRET in them.
 And MYSQL_PWD, the password the MySQL client reads from the environment (_CLIENT_PATTERNS), as a
@@ -240,7 +241,11 @@ host's instance metadata returns for its role (`curl 169.254.169.254/latest/meta
 security-credentials/ROLE`: docs.aws.amazon.com, "Retrieve security credentials from instance
 metadata"), in `aws sts assume-role`'s and `get-session-token`'s "Credentials", and in `aws configure
 export-credentials`' output; `secretAccessKey` as the JS SDK spells it. ACCESS_KEY is read with a
-separator only (an `accessKey` is as often a key's id), so the secret stood beside its masked token."""
+separator only (an `accessKey` is as often a key's id), so the secret stood beside its masked token.
+And AWS Secrets Manager's secret as its JSON names it: `aws secretsmanager get-secret-value --secret-id
+hf-token` prints {"ARN": ..., "Name": "hf-token", "SecretString": "<the secret>", ...} (SecretBinary
+for a binary one: docs.aws.amazon.com, secretsmanager get-secret-value, "Output"), the way a session
+on an EC2 GPU host reads its HF token or API key; the value stood in clear, no token shape."""
 
 _AUTH_SCHEMES = r"bearer|basic|token|dpop|negotiate|ntlm|apikey|api-key|key|privatetoken|gnap|ssws"
 """Authorization schemes whose credentials are one word (token68): RFC 6750 Bearer, RFC 7617
@@ -1260,7 +1265,7 @@ def _may_need_named(text: str) -> bool:
 # agent config's key, ngrok.yml `authtoken: ...`; NGROK_AUTHTOKEN), `accesstoken`, `refreshtoken`.
 _SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|(?:auth|access|refresh)token|secret|password|passwd|pass|passphrase|api[_-]?key|access[_-]?key|private[_-]?key"
                               r"|(?:secret|signing|encryption|master)[_-]?key(?:[_-]base)?|mysql_?pwd|(?:github|gitlab|gh)_?pat"
-                              r"|account[_-]?key|azure[_-]storage[_-]key)"
+                              r"|account[_-]?key|azure[_-]storage[_-]key|secret[_-]?(?:string|binary))"
                               r"(?:[_-]?\d{1,3})?$")
 
 
