@@ -961,6 +961,39 @@ _BLOCK_UNDER_SECRET = _BlockUnderSecret()
 _AZ_KEY_TABLE = _AzKeyTable()
 
 
+_SECURE_STRING_VALUE = re.compile(r"[\"']Value[\"'][ \t]*:[ \t]*(?P<secret>\"(?!\$)(?:[^\"\\\n]|\\.)+\"|'(?!\$)[^'\n]+')")
+
+
+class _SecureStringValue(_Scoped):
+    """The decrypted `Value` of an SSM parameter of type SecureString: `aws ssm get-parameter --name
+    /vllm/hf_token --with-decryption` prints {"Parameter": {"Name": ..., "Type": "SecureString",
+    "Value": "<the secret>", ...}} (docs.aws.amazon.com, ssm get-parameter, "Output"; get-parameters
+    and get-parameters-by-path a list of them), as a session on an EC2 GPU host reads its HF token or
+    API key. The type says it is a secret, whatever the parameter's name (`/prod/llm/key`); the value
+    stood in clear. Found from each "SecureString" (a fast scan), in the mapping whose "{" is the last
+    before it, no "}" between, to its "}"."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self._inner = _SECURE_STRING_VALUE.finditer
+
+    def finditer(self, text: str):
+        at, last = text.find("SecureString"), -1
+        while at >= 0:
+            brace = text.rfind("{", max(0, at - 4000), at)
+            if brace >= 0 and text.rfind("}", brace, at) < 0:
+                close = text.find("}", at, at + 4000)
+                for m in self._inner(text, brace, close if close >= 0 else min(len(text), at + 4000)):
+                    if m.start() >= last:
+                        last = m.end()
+                        yield m
+            at = text.find("SecureString", at + 12)
+
+
+_SECURE_STRING = _SecureStringValue()
+
+
 _KEY1_KEY2 = _Scoped(r"\{[^{}]{0,1000}?[\"']key2[\"'][^{}]{0,1000}\}",
                      r"[\"']key[12][\"'][ \t]*:[ \t]*[\"'](?P<secret>(?!\$)[A-Za-z0-9+/=_-]{16,})[\"']")
 """Azure's pair of account keys, named key1 and key2: `az cognitiveservices account keys list`
@@ -1041,6 +1074,8 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (";AccessKey=", _CONNECTION_ACCESS_KEY),
     (";accesskey=", _CONNECTION_ACCESS_KEY),
     # An Azure account's keys in az's table and tsv output (_AzKeyTable).
+    # An SSM SecureString parameter's decrypted Value (_SecureStringValue).
+    ("SecureString", _SECURE_STRING),
     ("KeyName", _AZ_KEY_TABLE),
     ("PrimaryKey", _AZ_KEY_TABLE),
     ("Key1 ", _AZ_KEY_TABLE),
@@ -1240,7 +1275,8 @@ def _may_need_named(text: str) -> bool:
     # a pre-signed URL percent-encoded in another's query (_URL_SIGNATURE), with no "://" left in clear,
     # or an Azure SAS token alone (`az storage blob generate-sas -o tsv`: `se=...&sp=r&sv=...&sig=...`)
     # (a docker config's "auths": _DOCKER_AUTH)
-    return ("secret" in low or "auth" in low and ("authorization" in low or '"auths"' in low) or "://" in low or "wandb" in low
+    # (an SSM parameter's "SecureString": _SecureStringValue)
+    return ("secret" in low or "securestring" in low or "auth" in low and ("authorization" in low or '"auths"' in low) or "://" in low or "wandb" in low
             or "sig" in low and ("signature%" in low or "sig%" in low or "&sig=" in low or "?sig=" in low)
             or "mongo" in low and " -p" in low or "ldap" in low and " -w" in low
             or "%" in low and ("smb" in low or "rpcclient" in low or "net " in low)
@@ -1393,6 +1429,15 @@ def _redact_dict(d: dict) -> dict:
             if keys:
                 rest = _redact_dict({k: v for k, v in d.items() if k not in keys})
                 return {k: keys[k] if k in keys else rest[k] for k in d}
+    if "Value" in d and d.get("Type") == "SecureString" and type(d["Value"]) is str and d["Value"][:1] not in ("", "$"):
+        # an SSM parameter, decrypted (_SecureStringValue): {"Name": ..., "Type": "SecureString", "Value": ...}
+        return {**_redact_dict({**d, "Value": ""}), "Value": MASK}
+    if "value" in d and "name" in d and type(d["value"]) is str and d["value"][:1] not in ("", "$") \
+            and type(d["name"]) is str and is_secret_name(d["name"]) and not _special_token(d["name"], d["value"]):
+        # a secret-named variable in a list of name/value pairs, as the text pattern reads it: a
+        # container's env parsed from `kubectl get pod -o json` ({"name": "VLLM_API_KEY", "value":
+        # ...}: the API's EnvVar), an ECS task definition's environment, `az keyvault secret show`
+        return {**_redact_dict({**d, "value": ""}), "value": MASK}
     if "keyName" in d and type(d.get("value")) is str and d["value"]:
         # az storage account keys list: {"keyName": "key1", "permissions": "FULL", "value": KEY} (_ValueInObject)
         return {**_redact_dict({**d, "value": ""}), "value": MASK}
