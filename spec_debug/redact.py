@@ -338,7 +338,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # typed. `valueFrom:` (a secretKeyRef) holds no value. The name may be numbered (HF_TOKEN_2).
     re.compile(r"(?i)(?<![\w-])name[\"']?\s*[:=]\s*[\"']?(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_.-]{0,64}?"
                r"(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]?KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?"
-               r"value[\"']?\s*[:=]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE
+               r"value[\"']?\s*[:=]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE + _YAML_BLOCK
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE; spelt with underscores
     # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
@@ -890,6 +890,18 @@ _BLOCK_VALUE = re.compile(r"[ \t]*[\"']?value[\"']?[ \t]*:[ \t]*(?!\d{1,11}\b)" 
                           + r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|(?![\[{&*!#])[^\s#][^\r\n]*?)" + _BLOCK_END).match
 
 
+_BLOCK_SCALAR = re.compile(r"[ \t]*(?:-[ \t]+)?[\"']?value[\"']?[ \t]*:[ \t]*[|>][1-9+-]{0,2}[ \t]*(?:#[^\n]*)?\r?\n"
+                           r"(?P<ind>[ \t]+)(?P<secret>\S[^\r\n]*(?:\r?\n(?P=ind)[^\r\n]*)*)").match
+"""A `value:` whose value is a YAML block scalar (`value: |`, `value: >-`; YAML 1.2.2 8.1), the block's
+lines the value: its match's ``ind``, the block's indentation, must be deeper than the key's."""
+
+
+def _block_scalar(text: str, pos: int, here: int) -> re.Match[str] | None:
+    """_BLOCK_SCALAR at ``pos``, the line of a `value:` indented ``here``, if its block is deeper."""
+    m = _BLOCK_SCALAR(text, pos)
+    return m if m is not None and len(m.group("ind")) > here else None
+
+
 class _BlockUnderSecret(_Scoped):
     """The values of a YAML block under a secret's name, on the lines below it (YAML 1.2.2 8.2,
     block collections): a sequence's items (`api-key:` then `  - k1` and `  - k2`: vLLM's --api-key
@@ -944,6 +956,11 @@ class _BlockUnderSecret(_Scoped):
                          else _BLOCK_VALUE(text, pos) if body[:5] == "value" or body[1:6] == "value" else None)
                     if m is not None and m.start("secret") < end:
                         matches.append(m)
+                    elif m is None and body[:1] != "-" and (body[:5] == "value" or body[1:6] == "value"):
+                        # `value: |` (terraform output read as YAML: a key's PEM, a kubeconfig), its lines below
+                        m = _block_scalar(text, pos, here)
+                        if m is not None:
+                            matches.append(m)
             pos = end
         return matches, pos
 
@@ -956,6 +973,52 @@ class _BlockUnderSecret(_Scoped):
 
 
 _BLOCK_UNDER_SECRET = _BlockUnderSecret()
+
+
+_PAIR_NAME = re.compile(r"[ \t]*(?:-[ \t]+)?[\"']?name[\"']?[ \t]*:[ \t]*[\"']?(?P<name>[\w.-]{1,80})[\"']?[ \t]*\r?").fullmatch
+
+
+class _PairBlockValue(_Scoped):
+    """A secret-named variable's `value` written as a YAML block scalar, in a list of name/value
+    pairs: `kubectl get deploy -o yaml` prints an env var whose value holds a new line (a PEM key, a
+    JSON of credentials, a token pasted with its new line) as `- name: HF_TOKEN` then `  value: |` and
+    the value on the lines below (YAML 1.2.2 8.1.1). The name/value pattern read the "|" for the value:
+    masked, the secret stood on the next lines. Found from each "value: |" or "value: >" (a fast
+    scan), the name on the line before; ``spans`` reaches back to it, so that a stream's cut does not
+    part the name from the value."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        pass
+
+    def _found(self, text: str):
+        """(start of the name's line, the match of the value) of each such block, in order."""
+        found = {}
+        for literal in ("value: |", "value: >"):
+            at = text.find(literal)
+            while at >= 0:
+                start = text.rfind("\n", 0, at) + 1
+                head = text[start:at]
+                here = len(head) - len(head.lstrip(" \t"))
+                if start and head.strip(" \t-\"'") == "" and start not in found:
+                    m = _block_scalar(text, start, here)
+                    name_start = text.rfind("\n", 0, start - 1) + 1
+                    name = _PAIR_NAME(text, name_start, start - 1)
+                    if m is not None and name is not None and is_secret_name(name.group("name")):
+                        found[start] = (name_start, m)
+                at = text.find(literal, at + 8)
+        return [found[k] for k in sorted(found)]
+
+    def finditer(self, text: str):
+        for _, m in self._found(text):
+            yield m
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        return [(start, m.end()) for start, m in self._found(text)]
+
+
+_PAIR_BLOCK_VALUE = _PairBlockValue()
 
 
 _AZ_KEY_TABLE = _AzKeyTable()
@@ -1068,6 +1131,9 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A YAML block's items or `value` under a secret's name (_BlockUnderSecret).
     (":\n", _BLOCK_UNDER_SECRET),
     (":\r\n", _BLOCK_UNDER_SECRET),
+    # A name/value pair's `value: |` block under a secret's name (_PairBlockValue).
+    ("value: |", _PAIR_BLOCK_VALUE),
+    ("value: >", _PAIR_BLOCK_VALUE),
     # Azure's primaryKey and secondaryKey (_PRIMARY_SECONDARY), a connection string's AccessKey.
     ('econdaryKey"', _PRIMARY_SECONDARY),
     ("econdaryKey'", _PRIMARY_SECONDARY),
@@ -1580,11 +1646,15 @@ _PEM_END_HOLD = 256
 """Characters kept back while inside a key: an END marker split across two reads is still seen."""
 
 
+_SPANNING = (_BlockUnderSecret, _PairBlockValue)
+"""Patterns whose ``spans`` reach back to the name a stream's cut must not part from the value."""
+
+
 def _match_spans(text: str, secrets: tuple[str, ...], patterns: list[re.Pattern[str]]) -> list[tuple[int, int]]:
     """(start, end) of every whole match of every pattern (the name or flag before a secret
     included) and of every secret value in ``text``; ``patterns``: _patterns_for(text)."""
     spans = [span for pattern in patterns
-             for span in (pattern.spans(text) if type(pattern) is _BlockUnderSecret else (m.span() for m in pattern.finditer(text)))]
+             for span in (pattern.spans(text) if type(pattern) in _SPANNING else (m.span() for m in pattern.finditer(text)))]
     for secret in secrets:
         at = text.find(secret)
         while at >= 0:
