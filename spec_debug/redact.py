@@ -764,7 +764,9 @@ class _ValueInObject(_Scoped):
     def __init__(self) -> None:
         self._inner = _OBJECT_VALUE.match
 
-    def finditer(self, text: str):
+    def _found(self, text: str):
+        """(where what names it as a secret starts: the name before the "{", else the "{"; the
+        match of the value) of each such value, in order."""
         at = text.find("value")
         while at >= 0:
             end = at + 5
@@ -779,9 +781,20 @@ class _ValueInObject(_Scoped):
                             or '"keyName"' in text[brace:close if close >= 0 else end]):
                         m = self._inner(text, start)
                         if m is not None:
-                            yield m
+                            named = text.rfind(name, max(0, brace - 200), brace) if name else -1
+                            yield (named if named >= 0 else brace), m
                             end = m.end()
             at = text.find("value", end)
+
+    def finditer(self, text: str):
+        for _, m in self._found(text):
+            yield m
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """From the name to the value: a stream cut between them (`terraform output -json`, the
+        name, then `"sensitive": true` and `"type"` lines before its `"value"`) left the value in
+        the next block with no name before its "{", and in clear."""
+        return [(start, m.end()) for start, m in self._found(text)]
 
 
 _PRIMARY_SECONDARY = _Scoped(r"(?i)\{[^{}]{0,4000}?[\"']secondaryKey[\"'][^{}]{0,4000}\}",
@@ -1041,7 +1054,8 @@ class _SecureStringValue(_Scoped):
     def __init__(self) -> None:
         self._inner = _SECURE_STRING_VALUE.finditer
 
-    def finditer(self, text: str):
+    def _found(self, text: str):
+        """(the "{" of the parameter's mapping, the match of its Value) of each, in order."""
         at, last = text.find("SecureString"), -1
         while at >= 0:
             brace = text.rfind("{", max(0, at - 4000), at)
@@ -1050,8 +1064,16 @@ class _SecureStringValue(_Scoped):
                 for m in self._inner(text, brace, close if close >= 0 else min(len(text), at + 4000)):
                     if m.start() >= last:
                         last = m.end()
-                        yield m
+                        yield brace, m
             at = text.find("SecureString", at + 12)
+
+    def finditer(self, text: str):
+        for _, m in self._found(text):
+            yield m
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """From the mapping's "{" to the value: a stream's cut between the type and the value."""
+        return [(start, m.end()) for start, m in self._found(text)]
 
 
 _SECURE_STRING = _SecureStringValue()
@@ -1646,7 +1668,7 @@ _PEM_END_HOLD = 256
 """Characters kept back while inside a key: an END marker split across two reads is still seen."""
 
 
-_SPANNING = (_BlockUnderSecret, _PairBlockValue)
+_SPANNING = (_BlockUnderSecret, _PairBlockValue, _ValueInObject, _SecureStringValue)
 """Patterns whose ``spans`` reach back to the name a stream's cut must not part from the value."""
 
 
