@@ -875,6 +875,9 @@ class _AzKeyTable(_Scoped):
         dashes = text[start:end]
         columns = [(m.start(), m.end()) for m in re.finditer("-+", dashes)]
         names = [header[s:e].strip() for s, e in columns]
+        if names == ["Key", "Value"]:
+            yield from _AzKeyTable._vault_rows(text, end + 1, columns[1][0])
+            return
         wanted = [i for i, name in enumerate(names)
                   if name in _TABLE_KEY_COLUMNS or name == "Value" and "KeyName" in names]
         if not wanted:
@@ -892,6 +895,31 @@ class _AzKeyTable(_Scoped):
                 if m is not None:
                     yield m
             pos = row_end + 1
+
+
+    @staticmethod
+    def _vault_rows(text: str, pos: int, column: int):
+        """The values of a HashiCorp Vault Key/Value table's rows whose key names a secret: `vault
+        kv get secret/hf` prints the secret's data so (`====== Data ======`, then `Key  Value`, a line
+        of dashes, `password    ...`, `token    ...`), `vault read database/creds/ro` a dynamic
+        secret's `password` (developer.hashicorp.com, vault kv get, "-format=table" the default).
+        No "=" or ":" stands between the key and its value."""
+        for _ in range(1000):  # a table's rows, to the first blank line
+            if pos >= len(text):
+                return
+            row_end = text.find("\n", pos)
+            row_end = len(text) if row_end < 0 else row_end
+            if not text[pos:row_end].strip():
+                return
+            key = text[pos:pos + column]
+            if key[-1:] in (" ", "\t") and is_secret_name(key.strip()):
+                m = _VAULT_CELL(text, pos + column, row_end)
+                if m is not None:
+                    yield m
+            pos = row_end + 1
+
+
+_VAULT_CELL = re.compile(r"(?P<secret>(?!\$|<nil>|n/a\b)\S(?:[^\r\n]*\S)?)[ \t]*\r?$").match
 
 
 _BLOCK_HEADER = re.compile(r"[ \t]*(?:-[ \t]+)?[\"']?(?P<name>[\w.-]{1,80})[\"']?[ \t]*\r?").fullmatch
@@ -1165,6 +1193,9 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # An SSM SecureString parameter's decrypted Value (_SecureStringValue).
     ("SecureString", _SECURE_STRING),
     ("KeyName", _AZ_KEY_TABLE),
+    # HashiCorp Vault's Key/Value table (_AzKeyTable._vault_rows).
+    ("Value\n---", _AZ_KEY_TABLE),
+    ("Value\r\n---", _AZ_KEY_TABLE),
     ("PrimaryKey", _AZ_KEY_TABLE),
     ("Key1 ", _AZ_KEY_TABLE),
     ("\tFULL", _AZ_KEY_TABLE),
@@ -1336,6 +1367,7 @@ def _may_need_named(text: str) -> bool:
                          or "value" in low and (_ENV_PAIR(low) is not None or '"keyname"' in low)
                          # az's -o table and -o tsv of an account's keys (_AzKeyTable)
                          or "keyname" in low or "primarykey" in low or "key1 " in low
+                         or "value\n---" in low or "value\r\n---" in low  # vault's Key/Value table
                          or "\t" in low and ("\tfull" in low or "full\t" in low or "\tread" in low or "read\t" in low)):
         return True
     if "cookie" in low:
