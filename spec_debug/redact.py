@@ -218,7 +218,8 @@ decoding changed the output compares with and without the drafter. Masked, every
 evidence read ***REDACTED***. After the value, so it costs a match only."""
 
 _KEY_SECRETS = (r"(?:SIGNING|ENCRYPTION|MASTER|PRIVATE)[_-]?KEY|MYSQL[_-]PWD|(?:GITHUB|GITLAB|GH)[_-]?PAT|PASSPHRASE"
-                r"|ACCOUNT[_-]?KEY|AZURE[_-]STORAGE[_-]KEY|SHARED[_-]?ACCESS[_-]?KEY|SECRET[_-]?ACCESS[_-]?KEY")
+                r"|ACCOUNT[_-]?KEY|AZURE[_-]STORAGE[_-]KEY|SHARED[_-]?ACCESS[_-]?KEY|SECRET[_-]?ACCESS[_-]?KEY"
+                r"|SECRET[_-]?(?:STRING|BINARY)")
 """A key named for signing or encrypting, a secret's name as the words below are (JWT_SIGNING_KEY,
 RAILS_MASTER_KEY: _SECRET_KEY_NAME); SECRET_KEY and SECRET_KEY_BASE are spelt after SECRET in them.
 And MYSQL_PWD, the password the MySQL client reads from the environment (_CLIENT_PATTERNS), as a
@@ -240,7 +241,11 @@ host's instance metadata returns for its role (`curl 169.254.169.254/latest/meta
 security-credentials/ROLE`: docs.aws.amazon.com, "Retrieve security credentials from instance
 metadata"), in `aws sts assume-role`'s and `get-session-token`'s "Credentials", and in `aws configure
 export-credentials`' output; `secretAccessKey` as the JS SDK spells it. ACCESS_KEY is read with a
-separator only (an `accessKey` is as often a key's id), so the secret stood beside its masked token."""
+separator only (an `accessKey` is as often a key's id), so the secret stood beside its masked token.
+And AWS Secrets Manager's secret as its JSON names it: `aws secretsmanager get-secret-value --secret-id
+hf-token` prints {"ARN": ..., "Name": "hf-token", "SecretString": "<the secret>", ...} (SecretBinary
+for a binary one: docs.aws.amazon.com, secretsmanager get-secret-value, "Output"), the way a session
+on an EC2 GPU host reads its HF token or API key; the value stood in clear, no token shape."""
 
 _AUTH_SCHEMES = r"bearer|basic|token|dpop|negotiate|ntlm|apikey|api-key|key|privatetoken|gnap|ssws"
 """Authorization schemes whose credentials are one word (token68): RFC 6750 Bearer, RFC 7617
@@ -316,7 +321,11 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # was masked from the ">" on (`token =***REDACTED*** 'abc'`), the secret kept.
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?<!://)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:(?P<token_name>TOKEN)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))" + _VALUE_GAP + r"(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
+    # Not an AWS ARN's resource type (`arn:aws:secretsmanager:REGION:ACCOUNT:secret:NAME-AbCdEf`, the
+    # 12 digits of the account before it: docs.aws.amazon.com, "Amazon Resource Names"), as an
+    # AccessDeniedException or an IAM policy names the secret it is about: masked, the message lost
+    # which secret (`...:123456789012:secret:***REDACTED***`); the ARN holds no secret's value.
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?<!://)(?<!\d{12}:)" + _IN_QUERY + r"(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:(?P<token_name>TOKEN)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=>|=(?!=(?:[\s\"']|\Z)|>)|:(?!=))" + _VALUE_GAP + r"(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE + _COMPUTED_VALUE + _YAML_BLOCK
                + r"(?P<secret>(?!\[\s*\](?:[\s,;)}\]]|\Z))(?(token_name)" + _SPECIAL_TOKEN_VALUE + r")(?:" + _TEMPLATE_WITH_DEFAULT + "|" + _LIST_VALUE + r"|\"(?:[^\"\\]|\\.)+\"|'[^']+'|" + _QUERY_OR_BARE_VALUE + "))"
                + _NOT_A_LOGPROB),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
@@ -333,7 +342,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # typed. `valueFrom:` (a secretKeyRef) holds no value. The name may be numbered (HF_TOKEN_2).
     re.compile(r"(?i)(?<![\w-])name[\"']?\s*[:=]\s*[\"']?(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_.-]{0,64}?"
                r"(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]?KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?"
-               r"value[\"']?\s*[:=]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE
+               r"value[\"']?\s*[:=]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE + _YAML_BLOCK
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE; spelt with underscores
     # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
@@ -759,7 +768,9 @@ class _ValueInObject(_Scoped):
     def __init__(self) -> None:
         self._inner = _OBJECT_VALUE.match
 
-    def finditer(self, text: str):
+    def _found(self, text: str):
+        """(where what names it as a secret starts: the name before the "{", else the "{"; the
+        match of the value) of each such value, in order."""
         at = text.find("value")
         while at >= 0:
             end = at + 5
@@ -774,9 +785,20 @@ class _ValueInObject(_Scoped):
                             or '"keyName"' in text[brace:close if close >= 0 else end]):
                         m = self._inner(text, start)
                         if m is not None:
-                            yield m
+                            named = text.rfind(name, max(0, brace - 200), brace) if name else -1
+                            yield (named if named >= 0 else brace), m
                             end = m.end()
             at = text.find("value", end)
+
+    def finditer(self, text: str):
+        for _, m in self._found(text):
+            yield m
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """From the name to the value: a stream cut between them (`terraform output -json`, the
+        name, then `"sensitive": true` and `"type"` lines before its `"value"`) left the value in
+        the next block with no name before its "{", and in clear."""
+        return [(start, m.end()) for start, m in self._found(text)]
 
 
 _PRIMARY_SECONDARY = _Scoped(r"(?i)\{[^{}]{0,4000}?[\"']secondaryKey[\"'][^{}]{0,4000}\}",
@@ -857,6 +879,9 @@ class _AzKeyTable(_Scoped):
         dashes = text[start:end]
         columns = [(m.start(), m.end()) for m in re.finditer("-+", dashes)]
         names = [header[s:e].strip() for s, e in columns]
+        if names == ["Key", "Value"]:
+            yield from _AzKeyTable._vault_rows(text, end + 1, columns[1][0])
+            return
         wanted = [i for i, name in enumerate(names)
                   if name in _TABLE_KEY_COLUMNS or name == "Value" and "KeyName" in names]
         if not wanted:
@@ -876,6 +901,31 @@ class _AzKeyTable(_Scoped):
             pos = row_end + 1
 
 
+    @staticmethod
+    def _vault_rows(text: str, pos: int, column: int):
+        """The values of a HashiCorp Vault Key/Value table's rows whose key names a secret: `vault
+        kv get secret/hf` prints the secret's data so (`====== Data ======`, then `Key  Value`, a line
+        of dashes, `password    ...`, `token    ...`), `vault read database/creds/ro` a dynamic
+        secret's `password` (developer.hashicorp.com, vault kv get, "-format=table" the default).
+        No "=" or ":" stands between the key and its value."""
+        for _ in range(1000):  # a table's rows, to the first blank line
+            if pos >= len(text):
+                return
+            row_end = text.find("\n", pos)
+            row_end = len(text) if row_end < 0 else row_end
+            if not text[pos:row_end].strip():
+                return
+            key = text[pos:pos + column]
+            if key[-1:] in (" ", "\t") and is_secret_name(key.strip()):
+                m = _VAULT_CELL(text, pos + column, row_end)
+                if m is not None:
+                    yield m
+            pos = row_end + 1
+
+
+_VAULT_CELL = re.compile(r"(?P<secret>(?!\$|<nil>|n/a\b)\S(?:[^\r\n]*\S)?)[ \t]*\r?$").match
+
+
 _BLOCK_HEADER = re.compile(r"[ \t]*(?:-[ \t]+)?[\"']?(?P<name>[\w.-]{1,80})[\"']?[ \t]*\r?").fullmatch
 _BLOCK_END = r"(?=[ \t]+#|[ \t]*\r?(?:\n|\Z))"
 _BLOCK_ITEM = re.compile(r"[ \t]*-[ \t]+(?![\w./-]{1,64}[ \t]*:(?:\s|\Z))" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _YAML_BLOCK
@@ -883,6 +933,18 @@ _BLOCK_ITEM = re.compile(r"[ \t]*-[ \t]+(?![\w./-]{1,64}[ \t]*:(?:\s|\Z))" + _SH
 _BLOCK_VALUE = re.compile(r"[ \t]*[\"']?value[\"']?[ \t]*:[ \t]*(?!\d{1,11}\b)" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE
                           + _NO_SECRET_IN_CODE + _YAML_BLOCK
                           + r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|(?![\[{&*!#])[^\s#][^\r\n]*?)" + _BLOCK_END).match
+
+
+_BLOCK_SCALAR = re.compile(r"[ \t]*(?:-[ \t]+)?[\"']?value[\"']?[ \t]*:[ \t]*[|>][1-9+-]{0,2}[ \t]*(?:#[^\n]*)?\r?\n"
+                           r"(?P<ind>[ \t]+)(?P<secret>\S[^\r\n]*(?:\r?\n(?P=ind)[^\r\n]*)*)").match
+"""A `value:` whose value is a YAML block scalar (`value: |`, `value: >-`; YAML 1.2.2 8.1), the block's
+lines the value: its match's ``ind``, the block's indentation, must be deeper than the key's."""
+
+
+def _block_scalar(text: str, pos: int, here: int) -> re.Match[str] | None:
+    """_BLOCK_SCALAR at ``pos``, the line of a `value:` indented ``here``, if its block is deeper."""
+    m = _BLOCK_SCALAR(text, pos)
+    return m if m is not None and len(m.group("ind")) > here else None
 
 
 class _BlockUnderSecret(_Scoped):
@@ -939,6 +1001,11 @@ class _BlockUnderSecret(_Scoped):
                          else _BLOCK_VALUE(text, pos) if body[:5] == "value" or body[1:6] == "value" else None)
                     if m is not None and m.start("secret") < end:
                         matches.append(m)
+                    elif m is None and body[:1] != "-" and (body[:5] == "value" or body[1:6] == "value"):
+                        # `value: |` (terraform output read as YAML: a key's PEM, a kubeconfig), its lines below
+                        m = _block_scalar(text, pos, here)
+                        if m is not None:
+                            matches.append(m)
             pos = end
         return matches, pos
 
@@ -953,7 +1020,95 @@ class _BlockUnderSecret(_Scoped):
 _BLOCK_UNDER_SECRET = _BlockUnderSecret()
 
 
+_PAIR_NAME = re.compile(r"[ \t]*(?:-[ \t]+)?[\"']?name[\"']?[ \t]*:[ \t]*[\"']?(?P<name>[\w.-]{1,80})[\"']?[ \t]*\r?").fullmatch
+
+
+class _PairBlockValue(_Scoped):
+    """A secret-named variable's `value` written as a YAML block scalar, in a list of name/value
+    pairs: `kubectl get deploy -o yaml` prints an env var whose value holds a new line (a PEM key, a
+    JSON of credentials, a token pasted with its new line) as `- name: HF_TOKEN` then `  value: |` and
+    the value on the lines below (YAML 1.2.2 8.1.1). The name/value pattern read the "|" for the value:
+    masked, the secret stood on the next lines. Found from each "value: |" or "value: >" (a fast
+    scan), the name on the line before; ``spans`` reaches back to it, so that a stream's cut does not
+    part the name from the value."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        pass
+
+    def _found(self, text: str):
+        """(start of the name's line, the match of the value) of each such block, in order."""
+        found = {}
+        for literal in ("value: |", "value: >"):
+            at = text.find(literal)
+            while at >= 0:
+                start = text.rfind("\n", 0, at) + 1
+                head = text[start:at]
+                here = len(head) - len(head.lstrip(" \t"))
+                if start and head.strip(" \t-\"'") == "" and start not in found:
+                    m = _block_scalar(text, start, here)
+                    name_start = text.rfind("\n", 0, start - 1) + 1
+                    name = _PAIR_NAME(text, name_start, start - 1)
+                    if m is not None and name is not None and is_secret_name(name.group("name")):
+                        found[start] = (name_start, m)
+                at = text.find(literal, at + 8)
+        return [found[k] for k in sorted(found)]
+
+    def finditer(self, text: str):
+        for _, m in self._found(text):
+            yield m
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        return [(start, m.end()) for start, m in self._found(text)]
+
+
+_PAIR_BLOCK_VALUE = _PairBlockValue()
+
+
 _AZ_KEY_TABLE = _AzKeyTable()
+
+
+_SECURE_STRING_VALUE = re.compile(r"[\"']Value[\"'][ \t]*:[ \t]*(?P<secret>\"(?!\$)(?:[^\"\\\n]|\\.)+\"|'(?!\$)[^'\n]+')")
+
+
+class _SecureStringValue(_Scoped):
+    """The decrypted `Value` of an SSM parameter of type SecureString: `aws ssm get-parameter --name
+    /vllm/hf_token --with-decryption` prints {"Parameter": {"Name": ..., "Type": "SecureString",
+    "Value": "<the secret>", ...}} (docs.aws.amazon.com, ssm get-parameter, "Output"; get-parameters
+    and get-parameters-by-path a list of them), as a session on an EC2 GPU host reads its HF token or
+    API key. The type says it is a secret, whatever the parameter's name (`/prod/llm/key`); the value
+    stood in clear. Found from each "SecureString" (a fast scan), in the mapping whose "{" is the last
+    before it, no "}" between, to its "}"."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self._inner = _SECURE_STRING_VALUE.finditer
+
+    def _found(self, text: str):
+        """(the "{" of the parameter's mapping, the match of its Value) of each, in order."""
+        at, last = text.find("SecureString"), -1
+        while at >= 0:
+            brace = text.rfind("{", max(0, at - 4000), at)
+            if brace >= 0 and text.rfind("}", brace, at) < 0:
+                close = text.find("}", at, at + 4000)
+                for m in self._inner(text, brace, close if close >= 0 else min(len(text), at + 4000)):
+                    if m.start() >= last:
+                        last = m.end()
+                        yield brace, m
+            at = text.find("SecureString", at + 12)
+
+    def finditer(self, text: str):
+        for _, m in self._found(text):
+            yield m
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """From the mapping's "{" to the value: a stream's cut between the type and the value."""
+        return [(start, m.end()) for start, m in self._found(text)]
+
+
+_SECURE_STRING = _SecureStringValue()
 
 
 _KEY1_KEY2 = _Scoped(r"\{[^{}]{0,1000}?[\"']key2[\"'][^{}]{0,1000}\}",
@@ -1030,13 +1185,21 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A YAML block's items or `value` under a secret's name (_BlockUnderSecret).
     (":\n", _BLOCK_UNDER_SECRET),
     (":\r\n", _BLOCK_UNDER_SECRET),
+    # A name/value pair's `value: |` block under a secret's name (_PairBlockValue).
+    ("value: |", _PAIR_BLOCK_VALUE),
+    ("value: >", _PAIR_BLOCK_VALUE),
     # Azure's primaryKey and secondaryKey (_PRIMARY_SECONDARY), a connection string's AccessKey.
     ('econdaryKey"', _PRIMARY_SECONDARY),
     ("econdaryKey'", _PRIMARY_SECONDARY),
     (";AccessKey=", _CONNECTION_ACCESS_KEY),
     (";accesskey=", _CONNECTION_ACCESS_KEY),
     # An Azure account's keys in az's table and tsv output (_AzKeyTable).
+    # An SSM SecureString parameter's decrypted Value (_SecureStringValue).
+    ("SecureString", _SECURE_STRING),
     ("KeyName", _AZ_KEY_TABLE),
+    # HashiCorp Vault's Key/Value table (_AzKeyTable._vault_rows).
+    ("Value\n---", _AZ_KEY_TABLE),
+    ("Value\r\n---", _AZ_KEY_TABLE),
     ("PrimaryKey", _AZ_KEY_TABLE),
     ("Key1 ", _AZ_KEY_TABLE),
     ("\tFULL", _AZ_KEY_TABLE),
@@ -1208,6 +1371,7 @@ def _may_need_named(text: str) -> bool:
                          or "value" in low and (_ENV_PAIR(low) is not None or '"keyname"' in low)
                          # az's -o table and -o tsv of an account's keys (_AzKeyTable)
                          or "keyname" in low or "primarykey" in low or "key1 " in low
+                         or "value\n---" in low or "value\r\n---" in low  # vault's Key/Value table
                          or "\t" in low and ("\tfull" in low or "full\t" in low or "\tread" in low or "read\t" in low)):
         return True
     if "cookie" in low:
@@ -1235,7 +1399,8 @@ def _may_need_named(text: str) -> bool:
     # a pre-signed URL percent-encoded in another's query (_URL_SIGNATURE), with no "://" left in clear,
     # or an Azure SAS token alone (`az storage blob generate-sas -o tsv`: `se=...&sp=r&sv=...&sig=...`)
     # (a docker config's "auths": _DOCKER_AUTH)
-    return ("secret" in low or "auth" in low and ("authorization" in low or '"auths"' in low) or "://" in low or "wandb" in low
+    # (an SSM parameter's "SecureString": _SecureStringValue)
+    return ("secret" in low or "securestring" in low or "auth" in low and ("authorization" in low or '"auths"' in low) or "://" in low or "wandb" in low
             or "sig" in low and ("signature%" in low or "sig%" in low or "&sig=" in low or "?sig=" in low)
             or "mongo" in low and " -p" in low or "ldap" in low and " -w" in low
             or "%" in low and ("smb" in low or "rpcclient" in low or "net " in low)
@@ -1260,7 +1425,7 @@ def _may_need_named(text: str) -> bool:
 # agent config's key, ngrok.yml `authtoken: ...`; NGROK_AUTHTOKEN), `accesstoken`, `refreshtoken`.
 _SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|(?:auth|access|refresh)token|secret|password|passwd|pass|passphrase|api[_-]?key|access[_-]?key|private[_-]?key"
                               r"|(?:secret|signing|encryption|master)[_-]?key(?:[_-]base)?|mysql_?pwd|(?:github|gitlab|gh)_?pat"
-                              r"|account[_-]?key|azure[_-]storage[_-]key)"
+                              r"|account[_-]?key|azure[_-]storage[_-]key|secret[_-]?(?:string|binary))"
                               r"(?:[_-]?\d{1,3})?$")
 
 
@@ -1388,6 +1553,15 @@ def _redact_dict(d: dict) -> dict:
             if keys:
                 rest = _redact_dict({k: v for k, v in d.items() if k not in keys})
                 return {k: keys[k] if k in keys else rest[k] for k in d}
+    if "Value" in d and d.get("Type") == "SecureString" and type(d["Value"]) is str and d["Value"][:1] not in ("", "$"):
+        # an SSM parameter, decrypted (_SecureStringValue): {"Name": ..., "Type": "SecureString", "Value": ...}
+        return {**_redact_dict({**d, "Value": ""}), "Value": MASK}
+    if "value" in d and "name" in d and type(d["value"]) is str and d["value"][:1] not in ("", "$") \
+            and type(d["name"]) is str and is_secret_name(d["name"]) and not _special_token(d["name"], d["value"]):
+        # a secret-named variable in a list of name/value pairs, as the text pattern reads it: a
+        # container's env parsed from `kubectl get pod -o json` ({"name": "VLLM_API_KEY", "value":
+        # ...}: the API's EnvVar), an ECS task definition's environment, `az keyvault secret show`
+        return {**_redact_dict({**d, "value": ""}), "value": MASK}
     if "keyName" in d and type(d.get("value")) is str and d["value"]:
         # az storage account keys list: {"keyName": "key1", "permissions": "FULL", "value": KEY} (_ValueInObject)
         return {**_redact_dict({**d, "value": ""}), "value": MASK}
@@ -1530,11 +1704,15 @@ _PEM_END_HOLD = 256
 """Characters kept back while inside a key: an END marker split across two reads is still seen."""
 
 
+_SPANNING = (_BlockUnderSecret, _PairBlockValue, _ValueInObject, _SecureStringValue)
+"""Patterns whose ``spans`` reach back to the name a stream's cut must not part from the value."""
+
+
 def _match_spans(text: str, secrets: tuple[str, ...], patterns: list[re.Pattern[str]]) -> list[tuple[int, int]]:
     """(start, end) of every whole match of every pattern (the name or flag before a secret
     included) and of every secret value in ``text``; ``patterns``: _patterns_for(text)."""
     spans = [span for pattern in patterns
-             for span in (pattern.spans(text) if type(pattern) is _BlockUnderSecret else (m.span() for m in pattern.finditer(text)))]
+             for span in (pattern.spans(text) if type(pattern) in _SPANNING else (m.span() for m in pattern.finditer(text)))]
     for secret in secrets:
         at = text.find(secret)
         while at >= 0:
