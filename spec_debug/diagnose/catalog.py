@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
+import sys
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from spec_debug.diagnose.codes import ENTRIES, FindingDoc
@@ -136,20 +140,58 @@ def render_entry_markdown(doc: FindingDoc) -> str:
     )
 
 
-def checked_by(code: str) -> list[tuple[str, str]]:
-    """(shipped playbook, step id) of each shipped step that can report CODE: a step whose
-    `expect:`/`findings:` name it, or whose probe's check raises it (ProbeSpec.codes). The main
-    job (perf_regression) first, then the others by name."""
+# Which shipped step reports each code, as computed by `live_checked_by` and written to package
+# data by `python3 -m spec_debug.diagnose.catalog`: computing it loads every shipped playbook
+# and the probe registry (torch's import included), which doubled the time of `explain SD201`;
+# a test keeps the file equal to the live computation, as it keeps docs/findings.md.
+CHECKED_BY_FILE = Path(__file__).resolve().parent.parent / "data" / "checked_by.json"
+
+
+def live_checked_by() -> dict[str, list[dict[str, str]]]:
+    """For every catalog code, the shipped steps that can report it, each as {playbook, step,
+    topic}: a step whose `expect:`/`findings:` name the code, or whose probe's check raises it
+    (ProbeSpec.codes); perf_regression (the main job) first, then the others by name. `topic`
+    is what `spec-debug explain` takes to walk through the step: the step id where that id
+    leads to this playbook's step (perf_regression's where it has one, else the first shipped
+    playbook's: cli_extra._shipped_step_owner), else `PLAYBOOK STEP`."""
     from spec_debug.playbook.loader import _shipped_steps
     from spec_debug.probes.registry import all_probes
 
     probes = all_probes()
-    found: list[tuple[str, str]] = []
-    for playbook, step, codes in _shipped_steps():
-        probe = probes.get(str(step.get("probe") or ""))
-        if code in codes or (probe is not None and code in probe.codes):
-            found.append((playbook, str(step.get("id"))))
-    return sorted(found, key=lambda owned: owned[0] != "perf_regression")
+    steps = list(_shipped_steps())
+    owners: dict[str, list[str]] = {}
+    for playbook, step, _ in steps:
+        owners.setdefault(str(step.get("id")), []).append(playbook)
+
+    def topic(playbook: str, step_id: str) -> str:
+        mine = owners.get(step_id, [])
+        first = "perf_regression" if "perf_regression" in mine else (mine[0] if mine else playbook)
+        return step_id if first == playbook else f"{playbook} {step_id}"
+
+    table: dict[str, list[dict[str, str]]] = {}
+    for doc in ENTRIES:
+        found = []
+        for playbook, step, codes in steps:
+            probe = probes.get(str(step.get("probe") or ""))
+            if doc.code in codes or (probe is not None and doc.code in probe.codes):
+                step_id = str(step.get("id"))
+                found.append({"playbook": playbook, "step": step_id, "topic": topic(playbook, step_id)})
+        table[doc.code] = sorted(found, key=lambda owned: owned["playbook"] != "perf_regression")
+    return table
+
+
+@lru_cache(maxsize=1)
+def _checked_by_table() -> dict[str, list[dict[str, str]]]:
+    try:
+        return json.loads(CHECKED_BY_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        # a source tree whose table was never written: slower, still right
+        return live_checked_by()
+
+
+def checked_by(code: str) -> list[dict[str, str]]:
+    """{playbook, step, topic} of each shipped step that can report CODE (live_checked_by)."""
+    return [dict(owned) for owned in _checked_by_table().get(code, [])]
 
 
 def _checked_by_markdown(code: str) -> str:
@@ -163,22 +205,8 @@ def _checked_by_markdown(code: str) -> str:
     owned = checked_by(code)
     if not owned:
         return "No shipped playbook step: a playbook of your own that names it in a `finding:`."
-    from spec_debug.playbook.loader import _shipped_steps
-
-    # `explain STEP` walks through perf_regression's step of that id where it has one, else the
-    # first shipped playbook's (cli_extra._shipped_step_owner); another playbook's step of the
-    # same id is `explain PLAYBOOK STEP`.
-    owners: dict[str, list[str]] = {}
-    for playbook, step, _ in _shipped_steps():
-        owners.setdefault(str(step.get("id")), []).append(playbook)
-
-    def topic(playbook: str, step_id: str) -> str:
-        mine = owners.get(step_id, [])
-        first = "perf_regression" if "perf_regression" in mine else (mine[0] if mine else playbook)
-        return step_id if first == playbook else f"{playbook} {step_id}"
-
-    return "\n".join(f"- {playbook}, step `{step_id}` (`spec-debug explain {topic(playbook, step_id)}`)"
-                     for playbook, step_id in owned)
+    return "\n".join(f"- {step['playbook']}, step `{step['step']}` (`spec-debug explain {step['topic']}`)"
+                     for step in owned)
 
 
 def render_catalog_markdown() -> str:
@@ -220,5 +248,16 @@ def doc_as_dict(doc: FindingDoc) -> dict[str, Any]:
         "example": doc.example,
         "sources": list(doc.sources),
         # the shipped steps that report it (render_entry_markdown's "Checked by"), added later
-        "checked_by": [{"playbook": playbook, "step": step} for playbook, step in checked_by(doc.code)],
+        "checked_by": [{"playbook": step["playbook"], "step": step["step"]} for step in checked_by(doc.code)],
     }
+
+
+def write_checked_by(path: Path = CHECKED_BY_FILE) -> None:
+    """Write live_checked_by's table (package data) in a stable form."""
+    path.write_text(json.dumps(live_checked_by(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    # python3 -m spec_debug.diagnose.catalog [PATH]: rewrite the checked-by table after a change
+    # to a shipped playbook or a probe's codes (the test of the table says when it is due)
+    write_checked_by(Path(sys.argv[1]) if len(sys.argv) > 1 else CHECKED_BY_FILE)
