@@ -142,8 +142,14 @@ class Logins:
     def where(self, shown: str | None, *, carried: bool = False) -> str | None:
         """The host a command ran on: the prompt's (by the name a login reached it by), else the
         innermost shell's. ``carried``: the prompt, one that shows no host, is a shell's own
-        (a theme's), not a note's ``$``: the host an earlier prompt of the same shell showed."""
+        (a theme's), not a note's ``$``: the host an earlier prompt of the same shell showed.
+        A prompt's host is lower-cased: host names are case-insensitive, and Windows (Git Bash's
+        ``me@LAPTOP-7Q2``) and macOS (``me@Janes-MacBook-Pro``) show capitals the machine's other
+        names lack: a PowerShell transcript's ``Machine:`` (:attr:`home`), the ``gpu01`` an ssh
+        reached whose prompt says ``root@GPU01``, and ssh itself, which lower-cases the host it
+        connects to (openssh-portable ssh.c, ``lowercase(host)``, all but addresses)."""
         if shown is not None:
+            shown = shown.lower()
             if self.awaiting is not None:
                 self._name_prompt(shown)
             if self.containers and self.containers[-1] is not None:
