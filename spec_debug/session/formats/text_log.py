@@ -2518,6 +2518,18 @@ class _State:
             self.showing = None
         if self.aider_prompt and line.strip() and not line.startswith("#### "):
             yield from self.flush()  # the reply begins: it was read as the prompt's last lines
+        if self.fence is not None and self.numbered and line[:1] == "[" and (msg := _MSG.match(line)):
+            self._held_as_text()
+            if int(msg.group(1)) != self.msg_last + 1:
+                # "[msg 1] user: ..." or "[msg 40] ..." in a block of message 3: a transcript the
+                # message quotes (a colleague's session pasted in), its lines the block's text, its
+                # prompted run a pasted run's; no message of this one (was one, numbered from there)
+                self._append(line, lineno)
+                return
+            # the next message: a block its message left open (unclosed, or the export cut it)
+            # ends with it (was open on, so the next "```" closed it and the one after opened a
+            # block that swallowed the messages after it, their commands and output)
+            self.fence = None
         fence = _FENCE.match(line)
         if fence:
             if self.fence is None and not self.numbered and not self.aider:
