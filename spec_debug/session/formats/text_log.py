@@ -323,7 +323,7 @@ _TRACE_LINE = re.compile(
 zsh prints ``+%N:%i> `` (``+launch.sh:12> python3 ...``; zshparam(1), PS4). The command starts
 lower case, with a path, an assignment or a test (``[[ -f x ]]``), so a ``+ Added ...`` bullet of
 a note is no trace line."""
-_FENCE = re.compile(r"^\s*```\s*([\w+-]*)")
+_FENCE = re.compile(r"^\s*(?P<ticks>```+)\s*(?P<lang>[\w+-]*)")
 _SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session"})
 _PLAIN_LANGS = frozenset({"text", "txt", "log", "plain", "plaintext", "output", "terminal"})
 """Blocks without a shell language. In a Markdown note or a GitHub issue body they hold what the
@@ -1681,6 +1681,8 @@ class _State:
         self.call_id: str | None = None
         self.host: str | None = None
         self.fence: str | None = None  # language of the open ``` fence
+        self.fence_ticks = 3
+        """The backticks the open fence was written with: a longer fence (````) holds shorter ones."""
         self.fence_output = False
         """The open fence has shown output (a bare line after it is no command)."""
         self.held_prompts: list[tuple[str, int]] = []
@@ -2546,8 +2548,15 @@ class _State:
                     for part in ("```", text.strip()):
                         yield from self.feed(part, lineno)
                     return
+            if self.fence is not None and len(fence.group("ticks")) < self.fence_ticks:
+                # ```bash inside a ````markdown block: an example of a block, the outer block's
+                # text (CommonMark, "Fenced code blocks": the closing fence is at least as long
+                # as the opening one); was its end, the example's commands read as run
+                self._append(line, lineno)
+                return
             if self.fence is None:
-                self.fence = fence.group(1).lower() or "text"
+                self.fence = fence.group("lang").lower() or "text"
+                self.fence_ticks = len(fence.group("ticks"))
                 self.markdown = True
                 self.fence_output = False
                 self.block_ran = False
