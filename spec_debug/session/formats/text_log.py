@@ -246,6 +246,9 @@ before it (:meth:`_State._theme_top_row`)."""
 _RETURN_CODE = re.compile(r"^(?P<code>\d{1,3}) ↵$")
 """oh-my-zsh's bira, gnzh and mira show the status of the command before at the right of the
 prompt's second row when it failed: ``RPS1`` ``%(?..%? ↵)`` (``themes/bira.zsh-theme``)."""
+_RIGHT_RETURN_CODE = re.compile(r"(?:^|\s)(\d{1,3}) ↵(?=\s|$)")
+"""The same status in a one-row prompt's right part, before the theme's or the user's clock
+(``RPROMPT='%(?..%? ↵) %*'``, zshmisc(1) ``%(?..)``, ``%?``: "2 ↵ 17:35:06")."""
 _LEFT_CONTEXT = re.compile(r"(?P<user>[\w.-]+)@(?P<host>[\w.-]+) [~/]")
 """powerlevel10k's pure style: the first row of its two-row prompt shows the context, ``%n@%m``
 (as root or over ssh), before the folder: ``root@gpu01 ~/sglang`` (``config/p10k-pure.zsh``:
@@ -2284,10 +2287,12 @@ class _State:
         """What powerlevel10k's right segments (:data:`_P10K_STATUS`) on a prompt's row show: the
         status of the command before, set on its open output, and ``(user, host)`` of its context
         segment; None where they show neither."""
-        if "@" not in right and "\u2718" not in right:
+        if "@" not in right and "\u2718" not in right and "↵" not in right:
             return None
         status = _P10K_STATUS.search(right) if "\u2718" in right else None
         code = _p10k_status(status.group("before") or status.group("after")) if status else None
+        if code is None and "↵" in right and (returned := _RIGHT_RETURN_CODE.search(right)) is not None:
+            code = int(returned.group(1))  # zsh's RPROMPT='%(?..%? ↵) %*': "2 ↵ 17:35:06"
         if code is not None and self.kind == "tool_result" and self.call_id is not None and self.exit_code is None:
             self.exit_code = code
         context = _P10K_CONTEXT.search(right)
