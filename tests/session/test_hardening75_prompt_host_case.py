@@ -84,3 +84,14 @@ def test_a_macos_prompt(tmp_path: Path) -> None:
     assert [(c.host, c.user, c.command) for c in a.commands] == [
         ("janes-macbook-pro", "jane", "python3 bench.py --port 30000"),
         ("gpu01", None, "ssh gpu01 nvidia-smi -L")]
+
+
+def test_a_login_typed_in_capitals_keeps_its_spelling(tmp_path: Path) -> None:
+    path = tmp_path / "terminal.log"
+    path.write_text("me@laptop:~$ ssh root@GPU01\nLast login: Mon Dec  7 10:00:00 2026 from 10.0.0.2\n"
+                    "root@GPU01:~# nvidia-smi -L\nGPU 0: NVIDIA H100 80GB HBM3\nroot@GPU01:~# exit\nlogout\n"
+                    "Connection to GPU01 closed.\nme@laptop:~$ ls\nnotes.md\n", encoding="utf-8")
+    a = analyze_path(path)
+    assert [(c.host, c.command) for c in a.commands] == [
+        ("GPU01", "ssh root@GPU01"), ("GPU01", "nvidia-smi -L"), ("GPU01", "exit"), ("laptop", "ls")]
+    assert a.hosts == ["GPU01", "laptop"]

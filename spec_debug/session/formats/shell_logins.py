@@ -147,7 +147,8 @@ class Logins:
         ``me@LAPTOP-7Q2``) and macOS (``me@Janes-MacBook-Pro``) show capitals the machine's other
         names lack: a PowerShell transcript's ``Machine:`` (:attr:`home`), the ``gpu01`` an ssh
         reached whose prompt says ``root@GPU01``, and ssh itself, which lower-cases the host it
-        connects to (openssh-portable ssh.c, ``lowercase(host)``, all but addresses)."""
+        connects to (openssh-portable ssh.c, ``lowercase(host)``, all but addresses). The shell a
+        login opened keeps the login's spelling (``ssh root@GPU01``: the ssh's own host)."""
         if shown is not None:
             shown = shown.lower()
             if self.awaiting is not None:
@@ -159,7 +160,9 @@ class Logins:
             elif self.same_prompt and self.same_prompt[-1] == shown.lower():
                 host = self.stack[-1][0]
             else:
-                host = self.aliases.get(shown.lower(), shown) if self.aliases else shown
+                host = self.aliases.get(shown, shown) if self.aliases else shown
+                if self.stack and (login := self.stack[-1][0]) and login.lower() == host:
+                    host = login  # `ssh root@GPU01`'s shell: its commands on the host as the login named it
             self.shown[-1] = host
             return host
         if carried and self.shown[-1] is not None:
