@@ -1758,6 +1758,9 @@ class _State:
         self.typing_shape: re.Pattern | None = None
         """:attr:`prompt_shape` of the command still being typed (:attr:`typing`)."""
         self.showing: tuple[re.Pattern, _Shown] | None = None
+        self.msg_showing = False
+        """In a ``[msg N]`` transcript, the open call prints files (``[bash] cat README.md``,
+        :func:`_shows_files`): its tool message is their text, fences and prompts included."""
         """The open output is the text of files a command printed (:func:`_shows_files`): the
         pattern of the prompt it was typed at, and what it prints."""
         self.shown_fence = False
@@ -1956,6 +1959,7 @@ class _State:
         command typed at a prompt of a terminal log, outside any block of a Markdown note (there
         the block's closing fence ends the output)."""
         self.showing, self.shown_fence = None, False
+        self.msg_showing = self.numbered and self.fence is None and _shows_files(command) is not None
         if shape is None or self.fence is not None or self.numbered or self.aider:
             return
         shown = _shows_files(command)
@@ -2525,6 +2529,12 @@ class _State:
             self.showing = None
         if self.aider_prompt and line.strip() and not line.startswith("#### "):
             yield from self.flush()  # the reply begins: it was read as the prompt's last lines
+        if self.msg_showing and self.kind == "tool_result" \
+                and not ("[" in line[:8] and (_MSG.match(line) or _TOOL_MARK.match(line))):
+            # a README's ```console example in the tool message of `[bash] cat README.md`: the
+            # file's text (was a command that ran, and the file's output cut there)
+            self._append(line, lineno)
+            return
         if self.fence is not None and self.numbered and line[:1] == "[" and (msg := _MSG.match(line)):
             self._held_as_text()
             if int(msg.group(1)) != self.msg_last + 1:
@@ -2657,12 +2667,14 @@ class _State:
             self.role_given = bool(role)
             self.role = _ROLE.get(role, role) or "assistant"
             kind = {"user": "prompt", "tool": "tool_result", "system": "system"}.get(self.role, "text")
+            if kind != "tool_result":
+                self.msg_showing = False
             rest = m.group(3)
             tool = _TOOL_MARK.match(rest)
             if tool:
                 yield from self._command(tool.group(1), lineno, None, new_message=False)
                 return
-            prompted = _prompt(rest) if kind == "tool_result" else None
+            prompted = _prompt(rest) if kind == "tool_result" and not self.msg_showing else None
             if prompted:
                 # "[msg 2] tool: $ ssh gpu01 nvidia-smi", its output on the lines below: the command
                 # the tool ran, as on a line of its own (was the output's first line, and no command)
