@@ -157,7 +157,7 @@ class Logins:
                 host = self.stack[-1][0]  # the container's id (`root@a1b2c3d4e5f6`): on the host it runs on
                 if self.containers[-1] == _UNNAMED:
                     self.containers[-1] = _UNNAMED + shown  # `docker run -it IMAGE bash`: known by its id
-            elif self.same_prompt and self.same_prompt[-1] == shown.lower():
+            elif self.same_prompt and self.same_prompt[-1] == shown:
                 host = self.stack[-1][0]
             else:
                 host = self.aliases.get(shown, shown) if self.aliases else shown

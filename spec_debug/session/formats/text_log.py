@@ -1758,11 +1758,11 @@ class _State:
         self.typing_shape: re.Pattern | None = None
         """:attr:`prompt_shape` of the command still being typed (:attr:`typing`)."""
         self.showing: tuple[re.Pattern, _Shown] | None = None
+        """The open output is the text of files a command printed (:func:`_shows_files`): the
+        pattern of the prompt it was typed at, and what it prints."""
         self.msg_showing = False
         """In a ``[msg N]`` transcript, the open call prints files (``[bash] cat README.md``,
         :func:`_shows_files`): its tool message is their text, fences and prompts included."""
-        """The open output is the text of files a command printed (:func:`_shows_files`): the
-        pattern of the prompt it was typed at, and what it prints."""
         self.shown_fence = False
         """A ``` fence of the printed file is open (:meth:`_shown_file_line`)."""
         self.unsequenced = False
