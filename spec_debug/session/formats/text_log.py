@@ -1959,7 +1959,8 @@ class _State:
         command typed at a prompt of a terminal log, outside any block of a Markdown note (there
         the block's closing fence ends the output)."""
         self.showing, self.shown_fence = None, False
-        self.msg_showing = self.numbered and self.fence is None and _shows_files(command) is not None
+        self.msg_showing = self.numbered and self.fence is None and any(p in command for p in _FILE_SHOWERS) \
+            and _shows_files(command) is not None
         if shape is None or self.fence is not None or self.numbered or self.aider:
             return
         shown = _shows_files(command)
