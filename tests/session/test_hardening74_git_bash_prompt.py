@@ -38,9 +38,9 @@ def test_git_bash_two_row_prompt_is_one_prompt(tmp_path: Path) -> None:
     a = analyze_path(path)
     assert [(c.host, c.user, c.cwd, c.exit_code, c.is_error, c.command) for c in a.commands] == [
         ("gpu01", None, None, None, False, "ssh gpu01 nvidia-smi -L"),
-        ("LAPTOP-7Q2", "me", "~/work", 1, True, "python check_draft.py"),
-        ("LAPTOP-7Q2", "me", "~/work", None, False, "echo $?"),
-        ("LAPTOP-7Q2", "me", "~/work", None, False, "ls"),
+        ("laptop-7q2", "me", "~/work", 1, True, "python check_draft.py"),
+        ("laptop-7q2", "me", "~/work", None, False, "echo $?"),
+        ("laptop-7q2", "me", "~/work", None, False, "ls"),
     ]
 
 

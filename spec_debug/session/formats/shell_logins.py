@@ -142,18 +142,27 @@ class Logins:
     def where(self, shown: str | None, *, carried: bool = False) -> str | None:
         """The host a command ran on: the prompt's (by the name a login reached it by), else the
         innermost shell's. ``carried``: the prompt, one that shows no host, is a shell's own
-        (a theme's), not a note's ``$``: the host an earlier prompt of the same shell showed."""
+        (a theme's), not a note's ``$``: the host an earlier prompt of the same shell showed.
+        A prompt's host is lower-cased: host names are case-insensitive, and Windows (Git Bash's
+        ``me@LAPTOP-7Q2``) and macOS (``me@Janes-MacBook-Pro``) show capitals the machine's other
+        names lack: a PowerShell transcript's ``Machine:`` (:attr:`home`), the ``gpu01`` an ssh
+        reached whose prompt says ``root@GPU01``, and ssh itself, which lower-cases the host it
+        connects to (openssh-portable ssh.c, ``lowercase(host)``, all but addresses). The shell a
+        login opened keeps the login's spelling (``ssh root@GPU01``: the ssh's own host)."""
         if shown is not None:
+            shown = shown.lower()
             if self.awaiting is not None:
                 self._name_prompt(shown)
             if self.containers and self.containers[-1] is not None:
                 host = self.stack[-1][0]  # the container's id (`root@a1b2c3d4e5f6`): on the host it runs on
                 if self.containers[-1] == _UNNAMED:
                     self.containers[-1] = _UNNAMED + shown  # `docker run -it IMAGE bash`: known by its id
-            elif self.same_prompt and self.same_prompt[-1] == shown.lower():
+            elif self.same_prompt and self.same_prompt[-1] == shown:
                 host = self.stack[-1][0]
             else:
-                host = self.aliases.get(shown.lower(), shown) if self.aliases else shown
+                host = self.aliases.get(shown, shown) if self.aliases else shown
+                if self.stack and (login := self.stack[-1][0]) and login.lower() == host:
+                    host = login  # `ssh root@GPU01`'s shell: its commands on the host as the login named it
             self.shown[-1] = host
             return host
         if carried and self.shown[-1] is not None:

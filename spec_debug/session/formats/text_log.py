@@ -246,6 +246,9 @@ before it (:meth:`_State._theme_top_row`)."""
 _RETURN_CODE = re.compile(r"^(?P<code>\d{1,3}) ↵$")
 """oh-my-zsh's bira, gnzh and mira show the status of the command before at the right of the
 prompt's second row when it failed: ``RPS1`` ``%(?..%? ↵)`` (``themes/bira.zsh-theme``)."""
+_RIGHT_RETURN_CODE = re.compile(r"(?:^|\s)(\d{1,3}) ↵(?=\s|$)")
+"""The same status in a one-row prompt's right part, before the theme's or the user's clock
+(``RPROMPT='%(?..%? ↵) %*'``, zshmisc(1) ``%(?..)``, ``%?``: "2 ↵ 17:35:06")."""
 _LEFT_CONTEXT = re.compile(r"(?P<user>[\w.-]+)@(?P<host>[\w.-]+) [~/]")
 """powerlevel10k's pure style: the first row of its two-row prompt shows the context, ``%n@%m``
 (as root or over ssh), before the folder: ``root@gpu01 ~/sglang`` (``config/p10k-pure.zsh``:
@@ -323,7 +326,7 @@ _TRACE_LINE = re.compile(
 zsh prints ``+%N:%i> `` (``+launch.sh:12> python3 ...``; zshparam(1), PS4). The command starts
 lower case, with a path, an assignment or a test (``[[ -f x ]]``), so a ``+ Added ...`` bullet of
 a note is no trace line."""
-_FENCE = re.compile(r"^\s*```\s*([\w+-]*)")
+_FENCE = re.compile(r"^\s*(?P<ticks>```+)\s*(?P<lang>[\w+-]*)")
 _SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session"})
 _PLAIN_LANGS = frozenset({"text", "txt", "log", "plain", "plaintext", "output", "terminal"})
 """Blocks without a shell language. In a Markdown note or a GitHub issue body they hold what the
@@ -1681,6 +1684,8 @@ class _State:
         self.call_id: str | None = None
         self.host: str | None = None
         self.fence: str | None = None  # language of the open ``` fence
+        self.fence_ticks = 3
+        """The backticks the open fence was written with: a longer fence (````) holds shorter ones."""
         self.fence_output = False
         """The open fence has shown output (a bare line after it is no command)."""
         self.held_prompts: list[tuple[str, int]] = []
@@ -1755,6 +1760,9 @@ class _State:
         self.showing: tuple[re.Pattern, _Shown] | None = None
         """The open output is the text of files a command printed (:func:`_shows_files`): the
         pattern of the prompt it was typed at, and what it prints."""
+        self.msg_showing = False
+        """In a ``[msg N]`` transcript, the open call prints files (``[bash] cat README.md``,
+        :func:`_shows_files`): its tool message is their text, fences and prompts included."""
         self.shown_fence = False
         """A ``` fence of the printed file is open (:meth:`_shown_file_line`)."""
         self.unsequenced = False
@@ -1951,6 +1959,8 @@ class _State:
         command typed at a prompt of a terminal log, outside any block of a Markdown note (there
         the block's closing fence ends the output)."""
         self.showing, self.shown_fence = None, False
+        self.msg_showing = self.numbered and self.fence is None and any(p in command for p in _FILE_SHOWERS) \
+            and _shows_files(command) is not None
         if shape is None or self.fence is not None or self.numbered or self.aider:
             return
         shown = _shows_files(command)
@@ -2282,10 +2292,12 @@ class _State:
         """What powerlevel10k's right segments (:data:`_P10K_STATUS`) on a prompt's row show: the
         status of the command before, set on its open output, and ``(user, host)`` of its context
         segment; None where they show neither."""
-        if "@" not in right and "\u2718" not in right:
+        if "@" not in right and "\u2718" not in right and "↵" not in right:
             return None
         status = _P10K_STATUS.search(right) if "\u2718" in right else None
         code = _p10k_status(status.group("before") or status.group("after")) if status else None
+        if code is None and "↵" in right and (returned := _RIGHT_RETURN_CODE.search(right)) is not None:
+            code = int(returned.group(1))  # zsh's RPROMPT='%(?..%? ↵) %*': "2 ↵ 17:35:06"
         if code is not None and self.kind == "tool_result" and self.call_id is not None and self.exit_code is None:
             self.exit_code = code
         context = _P10K_CONTEXT.search(right)
@@ -2518,6 +2530,24 @@ class _State:
             self.showing = None
         if self.aider_prompt and line.strip() and not line.startswith("#### "):
             yield from self.flush()  # the reply begins: it was read as the prompt's last lines
+        if self.msg_showing and self.kind == "tool_result" \
+                and not ("[" in line[:8] and (_MSG.match(line) or _TOOL_MARK.match(line))):
+            # a README's ```console example in the tool message of `[bash] cat README.md`: the
+            # file's text (was a command that ran, and the file's output cut there)
+            self._append(line, lineno)
+            return
+        if self.fence is not None and self.numbered and line[:1] == "[" and (msg := _MSG.match(line)):
+            self._held_as_text()
+            if int(msg.group(1)) != self.msg_last + 1:
+                # "[msg 1] user: ..." or "[msg 40] ..." in a block of message 3: a transcript the
+                # message quotes (a colleague's session pasted in), its lines the block's text, its
+                # prompted run a pasted run's; no message of this one (was one, numbered from there)
+                self._append(line, lineno)
+                return
+            # the next message: a block its message left open (unclosed, or the export cut it)
+            # ends with it (was open on, so the next "```" closed it and the one after opened a
+            # block that swallowed the messages after it, their commands and output)
+            self.fence = None
         fence = _FENCE.match(line)
         if fence:
             if self.fence is None and not self.numbered and not self.aider:
@@ -2534,8 +2564,15 @@ class _State:
                     for part in ("```", text.strip()):
                         yield from self.feed(part, lineno)
                     return
+            if self.fence is not None and len(fence.group("ticks")) < self.fence_ticks:
+                # ```bash inside a ````markdown block: an example of a block, the outer block's
+                # text (CommonMark, "Fenced code blocks": the closing fence is at least as long
+                # as the opening one); was its end, the example's commands read as run
+                self._append(line, lineno)
+                return
             if self.fence is None:
-                self.fence = fence.group(1).lower() or "text"
+                self.fence = fence.group("lang").lower() or "text"
+                self.fence_ticks = len(fence.group("ticks"))
                 self.markdown = True
                 self.fence_output = False
                 self.block_ran = False
@@ -2631,12 +2668,14 @@ class _State:
             self.role_given = bool(role)
             self.role = _ROLE.get(role, role) or "assistant"
             kind = {"user": "prompt", "tool": "tool_result", "system": "system"}.get(self.role, "text")
+            if kind != "tool_result":
+                self.msg_showing = False
             rest = m.group(3)
             tool = _TOOL_MARK.match(rest)
             if tool:
                 yield from self._command(tool.group(1), lineno, None, new_message=False)
                 return
-            prompted = _prompt(rest) if kind == "tool_result" else None
+            prompted = _prompt(rest) if kind == "tool_result" and not self.msg_showing else None
             if prompted:
                 # "[msg 2] tool: $ ssh gpu01 nvidia-smi", its output on the lines below: the command
                 # the tool ran, as on a line of its own (was the output's first line, and no command)
