@@ -394,6 +394,15 @@ def _one_id_off(num_ids: int, num_states: int) -> str:
     if num_ids == num_states - 1:
         return (": one id fewer than states, as in a dump of the shifted labels "
                 "(input_ids[1:]); save the ids the states were computed for")
+    if num_ids == 0 and num_states > 0:
+        # vLLM's hidden-states connector saves `torch.tensor([])` as token_ids for a request
+        # sent as prompt_embeds, which has no prompt token ids, beside the states it took
+        # from the cache (vllm distributed/kv_transfer/kv_connector/v1/
+        # example_hidden_states_connector.py request_finished: "Saved token_ids will be
+        # empty"). Nothing else was cut or mixed up: the ids were never saved
+        return (": no ids were saved with the states, as vLLM's extract_hidden_states "
+                "connector writes for a request sent as prompt_embeds (it has no prompt "
+                "token ids to save); send the prompts as token ids or text and dump again")
     return (": the ids and the states of this sample are of different sequences (one cut to "
             "a max length and not the other, or another prompt's ids); dump it again with "
             "the ids the states were computed for")
