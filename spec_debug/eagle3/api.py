@@ -1671,6 +1671,14 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
         samples = [_every_position(s, True) for s in samples]
         notes.append(f"the loss_mask selects no position to score in any of the "
                      f"{len(samples)} samples: every position was scored instead")
+    else:
+        # as evaluate says it: a sample whose mask selects nothing adds no row to any
+        # layout's accuracy, yet counts in `samples` (a SpecForge dump with a few such masks
+        # was ranked on fewer samples than it said, with no word why)
+        from spec_debug.eagle3.evaluate import _unsupervised_note
+
+        unsupervised = [s.name for s in samples if not bool(s.loss_mask[1:].any())]
+        notes += _unsupervised_note(len(unsupervised), len(samples), unsupervised)
     embed = target_ckpt.embed() if target_ckpt is not None else None
     served_slots, served_notes = _served_slots(served_layer_ids, info, cfg.num_aux)
     if served_slots is not None and not excluded.isdisjoint(served_slots):

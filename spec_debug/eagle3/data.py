@@ -380,7 +380,7 @@ def _state_dims(path: Path, shape: Sequence[int]) -> tuple[int, int, bool]:
     return shape[1], shape[2], False
 
 
-def _one_id_off(num_ids: int, num_states: int) -> str:
+def _one_id_off(num_ids: int, num_states: int, connector: bool = False) -> str:
     """Why the ids may be one longer or shorter than the states, for the error message. A
     dumper that saves `generate(..., max_new_tokens=1, output_hidden_states=True)` keeps
     `sequences` (the prompt and the generated token) beside the prompt's states
@@ -394,6 +394,18 @@ def _one_id_off(num_ids: int, num_states: int) -> str:
     if num_ids == num_states - 1:
         return (": one id fewer than states, as in a dump of the shifted labels "
                 "(input_ids[1:]); save the ids the states were computed for")
+    if num_ids == 0 and num_states > 0 and connector:
+        # vLLM's hidden-states connector saves `torch.tensor([])` as token_ids for a request
+        # sent as prompt_embeds, which has no prompt token ids, beside the states it took
+        # from the cache (vllm distributed/kv_transfer/kv_connector/v1/
+        # example_hidden_states_connector.py request_finished: "Saved token_ids will be
+        # empty"). Nothing else was cut or mixed up: the ids were never saved
+        return (": no ids were saved with the states, as vLLM's extract_hidden_states "
+                "connector writes for a request sent as prompt_embeds (it has no prompt "
+                "token ids to save); send the prompts as token ids or text and dump again")
+    if num_ids == 0 and num_states > 0:
+        return (": no ids were saved with the states (the ids tensor is empty); save the "
+                "ids the states were computed for")
     return (": the ids and the states of this sample are of different sequences (one cut to "
             "a max length and not the other, or another prompt's ids); dump it again with "
             "the ids the states were computed for")
@@ -678,7 +690,7 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool,
     if token_ids.shape[0] != T:
         _refuse_slot_major(path, state_shape, token_ids.shape[0])
         raise DataError(f"{path}: {token_key} has {token_ids.shape[0]} entries, hidden_states {T}"
-                        + _one_id_off(int(token_ids.shape[0]), T))
+                        + _one_id_off(int(token_ids.shape[0]), T, connector=True))
     given = loss_mask is not None
     if loss_mask is None:
         loss_mask = torch.ones(T, dtype=torch.bool)
@@ -1401,6 +1413,12 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
     aux = _float_states(path, aux_key, _aux_states(path, data, aux_key))
     T = token_ids.shape[0]
     width = aux.shape[-1] if aux.dim() else 0
+    if T == 0 and aux.numel() == 0:
+        # an empty sample (no ids, no states), as the hs reader's check_sample says it: with
+        # the length check below it was "the ids and the states of this sample are of
+        # different sequences", when both are empty alike
+        raise DataError(f"{path}: 0 token(s), too short to score (input_ids and {aux_key} "
+                        "are empty)")
     if T == 0 or aux.numel() != T * width:
         states = aux.numel() // width if width else T
         raise DataError(f"{path}: {aux_key} has shape {list(aux.shape)}, expected "
