@@ -18,7 +18,8 @@ from pathlib import Path
 from spec_debug.diagnose.steps import launch_step
 from spec_debug.probes.registry import ProbeContext
 
-_DEMO_DRAFT = Path(__file__).resolve().parents[2] / "spec_debug" / "data" / "demo" / "draft" / "config.json"
+# the demo draft's speculators config (the demo now serves its SGLang conversion: hardening75)
+_DEMO_DRAFT = Path(__file__).resolve().parents[2] / "tests" / "data" / "speculators_eagle3_draft" / "config.json"
 _DRAFT = "/models/sglang-EAGLE3-LLaMA3.1-Instruct-8B"
 _COMMAND = ("python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm "
             f"EAGLE3 --speculative-draft-model-path {_DRAFT} --speculative-num-steps 1 --speculative-eagle-topk 1 "

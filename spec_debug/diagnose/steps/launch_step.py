@@ -35,6 +35,18 @@ def _config(models: dict[str, Any], ref: str | None) -> tuple[str | None, dict[s
     return info.get("path"), info.get("config")
 
 
+def _trained_steps_key(draft_raw: Any) -> str | None:
+    """Where an EAGLE-format draft config (no speculators_model_type) says its depth: its
+    num_lookahead_tokens (parse_draft_config), the key vLLM fills from a speculators proposal
+    (transformers_utils/configs/speculators/algos.py update_eagle3). Was: SD101 said the depth came
+    from "speculative_tokens of its speculators_config.default_proposal_method" of a config with
+    no speculators_config."""
+    if (isinstance(draft_raw, dict) and not engines.is_speculators_format(draft_raw)
+            and draft_raw.get("num_lookahead_tokens") is not None):
+        return "num_lookahead_tokens of its config.json"
+    return None
+
+
 def trained_steps(draft_raw: dict[str, Any] | None) -> int | None:
     if not draft_raw:
         return None
@@ -557,7 +569,8 @@ def check(ctx: Any) -> list[Finding]:
                         "command again.")]))
     findings = check_num_steps(cfg, eff, launch.get("trained_steps"), at,
                                trained_source=launch.get("trained_steps_source"),
-                               draft_unread=_draft_path_unset(cfg, launch.get("draft_config")))
+                               draft_unread=_draft_path_unset(cfg, launch.get("draft_config")),
+                               trained_key=_trained_steps_key(launch.get("draft_config")))
     if refused_target:
         # one cause, one finding: a server that does not start (SD102) serves no depth, so SD101's
         # "no MTP module of its own" beside it (at K 1) told of a cap that never runs
