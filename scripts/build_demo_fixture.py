@@ -7,10 +7,16 @@ What it writes, and where every number comes from:
 - target/: a tiny llama-style target (9 layers, hidden 32) trained on a synthetic language
   (spec_debug.eagle3.synthetic.build_world, seeded);
 - draft/: an EAGLE-3 draft trained for it on cat([embedding output, layer 2, layer 4])
-  (input-to-layer ids [0, 2, 4]), saved in speculators format: the ids are in the top-level
-  `eagle_aux_hidden_state_layer_ids`, which SGLang does not read (it reads only
-  `eagle_config.eagle_aux_hidden_state_layer_ids`, EAGLE3.md section 3), so SGLang serves its
-  default [2, N//2, N-3] = [2, 4, 6]: the served layers differ from the trained ones;
+  (input-to-layer ids [0, 2, 4]) and saved in speculators format, then converted by hand to
+  the format SGLang loads (no SGLang release reads a speculators config: SD711): a flat llama
+  config (`architectures` ["LlamaForCausalLMEagle3"], `model_type` "llama", the keys of
+  transformer_layer_config at the top level, `draft_vocab_size`, the proposal's 3 speculative
+  tokens as `num_lookahead_tokens`) and the decoder layer's tensors renamed from `layers.0.*`
+  to `midlayer.*`. The slip: the trained ids were copied to the top-level
+  `eagle_aux_hidden_state_layer_ids`, where speculators keeps them, which SGLang does not read
+  (it reads only `eagle_config.eagle_aux_hidden_state_layer_ids`, EAGLE3.md section 3), so
+  SGLang serves its default [2, N//2, N-3] = [2, 4, 6]: the served layers differ from the
+  trained ones;
 - draft_fixed/: the same weights with the fix spec-debug itself proposes for SD201
   (spec_debug.diagnose.checks.layers.find_layer_fix): SGLang adds 1 to the ids it reads on a
   Llama target and captures the embedding output there only from 0.5.22, so the fixed host
@@ -165,10 +171,40 @@ def _train(args, out: Path, build_world) -> None:
         shutil.copytree(world.target, out / "target")
         shutil.copytree(world.wide_data, out / "hidden_states")
         draft_cfg = json.loads((world.draft / "config.json").read_text())
-        draft_cfg["speculators_config"]["verifier"]["name_or_path"] = "target"  # no build-machine paths
         (out / "draft").mkdir()
-        shutil.copy(world.draft / "model.safetensors", out / "draft" / "model.safetensors")
-        (out / "draft" / "config.json").write_text(json.dumps(draft_cfg, indent=2) + "\n")
+        write_sglang_draft(draft_cfg, world.draft / "model.safetensors", out / "draft")
+
+
+def sglang_config(speculators_cfg: dict) -> dict:
+    """The draft's speculators config converted by hand into the flat llama config SGLang loads
+    (python/sglang/srt/models/llama_eagle3.py LlamaForCausalLMEagle3, built from a transformers
+    LlamaConfig: SGLang reads no speculators config), with the slip of the incident: the trained
+    aux ids are copied to the top-level `eagle_aux_hidden_state_layer_ids`, where speculators
+    keeps them, and not to `eagle_config.eagle_aux_hidden_state_layer_ids`, the key SGLang reads."""
+    layer = dict(speculators_cfg["transformer_layer_config"])
+    rope = layer.pop("rope_parameters", None) or {}
+    cfg = {"architectures": ["LlamaForCausalLMEagle3"], **layer, "model_type": "llama",
+           "rope_theta": rope.get("rope_theta", 10000.0), "rope_scaling": None,
+           "draft_vocab_size": speculators_cfg["draft_vocab_size"],
+           # vLLM's own reading of a speculators config (transformers_utils/configs/speculators/
+           # algos.py update_eagle3): the proposal's speculative_tokens become num_lookahead_tokens
+           "num_lookahead_tokens": speculators_cfg["speculators_config"]["proposal_methods"][0]["speculative_tokens"],
+           "eagle_aux_hidden_state_layer_ids": list(speculators_cfg["eagle_aux_hidden_state_layer_ids"]),
+           "tie_word_embeddings": False, "torch_dtype": "float32"}
+    if "spec_debug_synthetic" in speculators_cfg:
+        cfg["spec_debug_synthetic"] = speculators_cfg["spec_debug_synthetic"]
+    return cfg
+
+
+def write_sglang_draft(speculators_cfg: dict, weights: Path, out: Path) -> None:
+    """The draft as SGLang loads it: sglang_config, and the decoder layer's tensors renamed from
+    speculators' `layers.0.*` to `midlayer.*` (LlamaForCausalLMEagle3 holds its one layer there)."""
+    from safetensors.torch import load_file, save_file
+
+    tensors = {("midlayer." + name[len("layers.0."):] if name.startswith("layers.0.") else name): t
+               for name, t in load_file(str(weights)).items()}
+    save_file(dict(sorted(tensors.items())), str(out / "model.safetensors"), metadata={"format": "pt"})
+    (out / "config.json").write_text(json.dumps(sglang_config(speculators_cfg), indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -419,7 +419,7 @@ CONCEPTS: tuple[Concept, ...] = (
         engines=(
             # EAGLE3.md lines 22, 89, 32, 114
             "vLLM serves its checkpoints as written (`vllm serve DRAFT_DIR`); SGLang loads the EAGLE "
-            "format (`midlayer.*`), which speculators' converter renames.",
+            "format (a flat LlamaForCausalLMEagle3 config, `midlayer.*`), not speculators' (SD711).",
             "Its config class defaults the norm flags to false, while its training recipe writes "
             "norm_before_residual true (and, for eagle3, norm_before_fc and norm_output true): read them "
             "from the checkpoint, never assume them.",
@@ -430,8 +430,11 @@ CONCEPTS: tuple[Concept, ...] = (
             "A multi-layer draft (speculators trains them) on an engine release that builds one layer.",
             "Norm flags the serving release does not read: the engine runs another forward than training.",
             "Its `layers.0.*` names served by SGLang, which loads none of them.",
+            "Its config.json given to SGLang as it is: no SGLang release reads the format, and the server "
+            "does not start; convert the draft (a flat LlamaForCausalLMEagle3 config, `midlayer.*`) or serve "
+            "it with vLLM.",
         ),
-        codes=("SD701", "SD601", "SD708", "SD709", "SD401"),
+        codes=("SD701", "SD601", "SD708", "SD709", "SD711", "SD401"),
         check_with=("perf_regression's configs, reference_forward and drafter_eval steps",
                     "spec-debug drafter eval --model DRAFT --data HIDDEN_STATES"),
         sources=("https://github.com/vllm-project/speculators", "https://github.com/vllm-project/speculators/pull/692"),

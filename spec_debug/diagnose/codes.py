@@ -847,4 +847,49 @@ ENTRIES: tuple[FindingDoc, ...] = (
                  "https://github.com/vllm-project/vllm/blob/main/vllm/model_executor/model_loader/weight_utils.py",
                  "https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/model_loader/loader.py"),
     ),
+    FindingDoc(
+        code="SD711",
+        severity="error",
+        area="draft config",
+        title="SGLang cannot load a speculators-format draft",
+        detects=(
+            "A launch command that runs SGLang with a draft whose config.json is in speculators' "
+            "format (`speculators_model_type` \"eagle3\", the decoder's config under "
+            "`transformer_layer_config`, `architectures` [\"Eagle3DraftModel\"] or "
+            "[\"Eagle3Speculator\"]) with no top-level `model_type`, as speculators' "
+            "save_pretrained writes it; read from the draft's config.json. Not given where the "
+            "server's log shows it drafting (accept lengths): a release that reads the format "
+            "serves it. vLLM reads the format (from 0.10.1; an older vLLM is SD102)."
+        ),
+        why=(
+            "No SGLang release reads speculators' format: SGLang builds the draft's config with "
+            "transformers' AutoConfig, which stops on a config.json without `model_type` "
+            "(\"ValueError: Unrecognized model in <draft dir>. Should have a `model_type` key in "
+            "its config.json\"; transformers 4 first tries the model types named in the path), "
+            "and picks the draft's class by `architectures`, where it has "
+            "LlamaForCausalLMEagle3 and not speculators' classes (\"Model architectures "
+            "['Eagle3DraftModel'] are not supported for now\"). The server does not start "
+            "(sgl-project/sglang#18216)."
+        ),
+        fix=(
+            "Serve the draft with vLLM (`--speculative-config '{\"method\": \"eagle3\", "
+            "\"model\": \"<draft dir>\", ...}'`), which reads the format, or convert it for "
+            "SGLang: a flat llama config.json (`\"architectures\": [\"LlamaForCausalLMEagle3\"]`, "
+            "`\"model_type\": \"llama\"`, the keys of `transformer_layer_config` at the top level, "
+            "`draft_vocab_size`, and the trained aux ids as `eagle_config."
+            "eagle_aux_hidden_state_layer_ids`, the key SGLang reads: SD201) and the decoder "
+            "layer's tensors renamed from `layers.0.` to `midlayer.` (SD709)."
+        ),
+        example=(
+            "the draft (/models/llama-eagle3) is in speculators' format (speculators_model_type "
+            "eagle3, no model_type): SGLang builds its config with transformers' AutoConfig "
+            "(\"Unrecognized model in /models/llama-eagle3. Should have a `model_type` key in its "
+            "config.json\") and has no class Eagle3DraftModel: the server does not start"
+        ),
+        sources=("https://github.com/sgl-project/sglang/issues/18216",
+                 "https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/utils/hf_transformers_utils.py",
+                 "https://github.com/huggingface/transformers/blob/main/src/transformers/models/auto/configuration_auto.py",
+                 SGLANG_EAGLE3_MODEL,
+                 "https://github.com/vllm-project/vllm/tree/main/vllm/transformers_utils/configs/speculators"),
+    ),
 )

@@ -23,7 +23,7 @@ register(ProbeSpec(
     summary="Find the SGLang/vLLM server command (or use server_cmdline), read the configs it names, "
             "apply the engine's rules to steps/topk/draft tokens",
     module="spec_debug.probes.launch_flags", parse=launch_step.parse, check=launch_step.check,
-    codes=("SD101", "SD102", "SD103", "SD104", "SD201"),
+    codes=("SD101", "SD102", "SD103", "SD104", "SD201", "SD711"),
     args=("server_cmdline", "server_log"),
 ))
 register(ProbeSpec(

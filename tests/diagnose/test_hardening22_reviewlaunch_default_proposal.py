@@ -19,7 +19,8 @@ from spec_debug.diagnose.checks.launch_flags import check_num_steps
 from spec_debug.diagnose.launch import effective_spec, parse_launch_command
 from spec_debug.diagnose.steps.launch_step import served_speculator, trained_steps
 
-DEMO_DRAFT = Path(__file__).resolve().parents[2] / "spec_debug" / "data" / "demo" / "draft" / "config.json"
+# the demo draft's speculators config (the demo now serves its SGLang conversion: hardening75)
+DEMO_DRAFT = Path(__file__).resolve().parents[2] / "tests" / "data" / "speculators_eagle3_draft" / "config.json"
 
 
 def _tree_listed_first(kind: str) -> dict:

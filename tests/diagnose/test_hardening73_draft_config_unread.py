@@ -18,6 +18,8 @@ from pathlib import Path
 from spec_debug.diagnose.steps import launch_step
 from spec_debug.probes.registry import ProbeContext
 
+# the demo draft's config, in the format SGLang loads (hardening75: a speculators config on SGLang is SD711,
+# a server that does not start, with no SD101 beside it)
 _DEMO_DRAFT = Path(__file__).resolve().parents[2] / "spec_debug" / "data" / "demo" / "draft" / "config.json"
 _DRAFT = "/models/sglang-EAGLE3-LLaMA3.1-Instruct-8B"
 _COMMAND = ("python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm "
@@ -43,8 +45,7 @@ def test_a_draft_config_not_found_is_said_unread() -> None:
 
 def test_a_config_read_that_names_no_depth_does_not_say() -> None:
     config = json.loads(_DEMO_DRAFT.read_text())
-    for method in config["speculators_config"]["proposal_methods"]:
-        method.pop("speculative_tokens")
+    config.pop("num_lookahead_tokens")
     finding = _sd101({_DRAFT: {"found": True, "path": _DRAFT, "config": config}})
     assert finding.evidence[-1] == "the draft config does not say how many steps it was trained for"
 

@@ -44,7 +44,8 @@ def test_launch_flags_finds_the_server_in_proc_and_reads_its_configs(fake_server
     assert fake_server.pid in pids
     if host["source"] != f"/proc/{fake_server.pid}/cmdline":  # another server runs on this machine
         pytest.skip(f"a real server process (pid {min(pids)}) is chosen first on this machine")
-    assert host["models"][str(DEMO / "draft")]["config"]["speculators_model_type"] == "eagle3"
+    # the demo's draft is the SGLang conversion (hardening75): its config says 3 in num_lookahead_tokens
+    assert host["models"][str(DEMO / "draft")]["config"]["architectures"] == ["LlamaForCausalLMEagle3"]
     facts = launch_step.parse(json.loads(json.dumps(host)))  # what travels is JSON
     assert facts["launch"]["num_steps"] == 1 and facts["launch"]["trained_steps"] == 3
     assert facts["resolved_draft_model"] == str(DEMO / "draft")
@@ -62,7 +63,7 @@ def test_launch_flags_with_no_server_is_an_info_line_not_an_error(tmp_path):
 
 
 def test_vllm_serve_of_a_speculators_checkpoint_uses_its_verifier():
-    cfg = json.loads((DEMO / "draft" / "config.json").read_text())
+    cfg = json.loads((REPO / "tests" / "data" / "speculators_eagle3_draft" / "config.json").read_text())
     host = {"source": "var", "cmdline": "vllm serve /ckpt/spec",
             "models": {"/ckpt/spec": {"path": "/ckpt/spec", "config": cfg}}}
     facts = launch_step.parse(host)
@@ -155,7 +156,7 @@ def test_launch_flags_reads_the_draft_named_in_a_ps_style_speculative_config():
     line = (f"python3 -m vllm.entrypoints.openai.api_server --model {DEMO / 'target'} --speculative-config "
             f'{{"method": "eagle3", "model": "{DEMO / "draft"}", "num_speculative_tokens": 1}} --port 8000')
     host = launch_flags.run({"server_cmdline": line})
-    assert host["models"][str(DEMO / "draft")]["config"]["speculators_model_type"] == "eagle3"
+    assert host["models"][str(DEMO / "draft")]["config"]["architectures"] == ["LlamaForCausalLMEagle3"]
     facts = launch_step.parse(json.loads(json.dumps(host)))
     assert (facts["launch"]["num_steps"], facts["launch"]["trained_steps"]) == (1, 3)
     assert [f.code for f in launch_step.check(context(facts))] == ["SD101"]

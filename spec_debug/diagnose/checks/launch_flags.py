@@ -43,21 +43,24 @@ def _mtp_asked(launch: LaunchConfig) -> str:
 
 def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int | None,
                     at: Where = Where(), *, trained_source: str | None = None,
-                    draft_unread: str | None = None) -> list[Finding]:
+                    draft_unread: str | None = None, trained_key: str | None = None) -> list[Finding]:
     """SD101: one drafted token per round. Error when the draft was trained for more.
 
     `trained_source` names where `trained_steps` comes from when the draft is not an EAGLE
-    checkpoint (an MTP target's own modules); `draft_unread` says why the draft config was not
-    read, where that is known (its path a variable the text leaves unset)."""
-    return as_written(launch, _num_steps_findings(launch, eff, trained_steps, at, trained_source=trained_source,
-                                                  draft_unread=draft_unread))
+    checkpoint (an MTP target's own modules); `trained_key` the key of an EAGLE checkpoint's
+    config that says it where that is not speculators' proposal (an EAGLE-format config's
+    num_lookahead_tokens); `draft_unread` says why the draft config was not read, where that is
+    known (its path a variable the text leaves unset)."""
+    return as_written(launch, _num_steps_findings(launch, eff, trained_steps, at,
+                                                  trained_source=trained_source or trained_key,
+                                                  draft_unread=draft_unread, mtp=trained_source is not None))
 
 
 def _num_steps_findings(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int | None, at: Where, *,
-                        trained_source: str | None, draft_unread: str | None) -> list[Finding]:
+                        trained_source: str | None, draft_unread: str | None, mtp: bool) -> list[Finding]:
     if launch.engine == "sglang" and launch.algorithm == "NGRAM":
         return _sglang_ngram_capped(eff, at)
-    if launch.engine == "vllm" and trained_source and trained_steps:
+    if launch.engine == "vllm" and mtp and trained_source and trained_steps:
         refused = _vllm_mtp_indivisible(launch, trained_steps, trained_source, at)
         if refused:
             return refused

@@ -25,6 +25,7 @@ from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import (QUANTIZATION_FLAGS, launch_flag_value, not_checked, record,
                                                served_config, where)
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config
+from spec_debug.diagnose.checks.common import Where
 from spec_debug.record import Finding
 
 NS = "launch"
@@ -33,6 +34,43 @@ NS = "launch"
 def _config(models: dict[str, Any], ref: str | None) -> tuple[str | None, dict[str, Any] | None]:
     info = models.get(ref or "") or {}
     return info.get("path"), info.get("config")
+
+
+def sglang_speculators_draft(cfg: LaunchConfig, draft_raw: Any, drafts: bool, at: Where) -> list[Finding]:
+    """SD711: SGLang given a draft whose config.json is speculators' (speculators_model_type eagle3,
+    the decoder under transformer_layer_config, no top-level model_type). No SGLang release reads
+    the format (sgl-project/sglang#18216, closed unfixed): it builds the draft's config with
+    transformers' AutoConfig (python/sglang/srt/utils/hf_transformers_utils.py get_config), which
+    raises "Unrecognized model in <dir>. Should have a `model_type` key in its config.json"
+    (transformers models/auto/configuration_auto.py; transformers 4 first matches the model types
+    named in the path), and picks the class by `architectures`, where it has LlamaForCausalLMEagle3
+    and not speculators' Eagle3DraftModel / Eagle3Speculator. A server log with decode lines says
+    the server drafted with it (a release that reads the format): then nothing is said."""
+    if (cfg.engine != "sglang" or not cfg.draft_model or drafts or not isinstance(draft_raw, dict)
+            or draft_raw.get("speculators_model_type") != "eagle3" or draft_raw.get("model_type") is not None):
+        return []
+    named = ", ".join(str(a) for a in draft_raw.get("architectures") or []
+                      if isinstance(draft_raw.get("architectures"), list)) or "none"
+    evidence = [f"the draft ({cfg.draft_model}) is in speculators' format: its config.json has speculators_model_type "
+                "eagle3 and the decoder's config under transformer_layer_config, and no top-level model_type",
+                "no SGLang release reads that format: SGLang builds the draft's config with transformers' AutoConfig, "
+                f"which stops (\"ValueError: Unrecognized model in {cfg.draft_model}. Should have a `model_type` key in "
+                "its config.json\"), and picks the draft's class by architectures, where it has LlamaForCausalLMEagle3 "
+                f"and not speculators' ({named}): the server does not start"]
+    facts = {"draft_model": cfg.draft_model, "format": "speculators", "architectures": draft_raw.get("architectures")}
+    return [at.finding("SD711", evidence, facts)]
+
+
+def _trained_steps_key(draft_raw: Any) -> str | None:
+    """Where an EAGLE-format draft config (no speculators_model_type) says its depth: its
+    num_lookahead_tokens (parse_draft_config), the key vLLM fills from a speculators proposal
+    (transformers_utils/configs/speculators/algos.py update_eagle3). Was: SD101 said the depth came
+    from "speculative_tokens of its speculators_config.default_proposal_method" of a config with
+    no speculators_config."""
+    if (isinstance(draft_raw, dict) and not engines.is_speculators_format(draft_raw)
+            and draft_raw.get("num_lookahead_tokens") is not None):
+        return "num_lookahead_tokens of its config.json"
+    return None
 
 
 def trained_steps(draft_raw: dict[str, Any] | None) -> int | None:
@@ -227,6 +265,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         "server_env": host.get("server_env") or {},
         "server_log": (host.get("server_log") or {}).get("path"),
         "served": served_settings("\n".join((host.get("server_log") or {}).get("lines") or [])),
+        # the server's log shows it drafting (SGLang's decode lines): it loaded its draft (SD711)
+        "server_log_drafts": any("accept len" in line for line in (host.get("server_log") or {}).get("lines") or []),
     }
     return {NS: launch, "resolved_draft_model": draft_path or cfg.draft_model or "",
             "resolved_target_model": target_path or cfg.target_model or "", "launch_engine": cfg.engine}
@@ -557,11 +597,16 @@ def check(ctx: Any) -> list[Finding]:
                         "command again.")]))
     findings = check_num_steps(cfg, eff, launch.get("trained_steps"), at,
                                trained_source=launch.get("trained_steps_source"),
-                               draft_unread=_draft_path_unset(cfg, launch.get("draft_config")))
+                               draft_unread=_draft_path_unset(cfg, launch.get("draft_config")),
+                               trained_key=_trained_steps_key(launch.get("draft_config")))
     if refused_target:
         # one cause, one finding: a server that does not start (SD102) serves no depth, so SD101's
         # "no MTP module of its own" beside it (at K 1) told of a cap that never runs
         findings = [f for f in findings if f.code != "SD101"]
+    unloadable_draft = sglang_speculators_draft(cfg, launch.get("draft_config"), bool(launch.get("server_log_drafts")), at)
+    if unloadable_draft:
+        # a server that does not start drafts nothing: SD101's cap of its K 1 never runs
+        findings = [f for f in findings if f.code != "SD101"] + unloadable_draft
     budget = check_draft_budget(cfg, eff, at)
     if any(f.title == REFUSED_AT_STARTUP or f.severity == "error" for f in budget):
         # the same rule for every refusal (an error one also beside a budget line): a server that
