@@ -751,7 +751,27 @@ def _name_before(text: str, at: int) -> str:
     return text[k:j]
 
 
-class _ValueInObject(_Scoped):
+class _FoundValues(_Scoped):
+    """A _Scoped whose ``_found`` yields (where the text that names the value a secret starts, the
+    value's match): ``finditer`` gives the values, ``spans`` each from its name to its value, which
+    a stream's cut must not part (the value would be read in the next block with no name before
+    it, and left in clear: `terraform output -json`'s name, then `"sensitive": true` and `"type"`
+    lines before its `"value"`; an SSM parameter's type before its value)."""
+
+    __slots__ = ()
+
+    def _found(self, text: str) -> Iterator[tuple[int, re.Match[str]]]:
+        raise NotImplementedError
+
+    def finditer(self, text: str):
+        for _, m in self._found(text):
+            yield m
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        return [(start, m.end()) for start, m in self._found(text)]
+
+
+class _ValueInObject(_FoundValues):
     """The `value` of a flat mapping that holds a secret. Under a secret's name: `terraform output
     -json` prints each output as {"sensitive": true, "type": "string", "value": ...} (developer.
     hashicorp.com, "terraform output": "-json ... sensitive values are displayed in plain text"),
@@ -790,15 +810,6 @@ class _ValueInObject(_Scoped):
                             end = m.end()
             at = text.find("value", end)
 
-    def finditer(self, text: str):
-        for _, m in self._found(text):
-            yield m
-
-    def spans(self, text: str) -> list[tuple[int, int]]:
-        """From the name to the value: a stream cut between them (`terraform output -json`, the
-        name, then `"sensitive": true` and `"type"` lines before its `"value"`) left the value in
-        the next block with no name before its "{", and in clear."""
-        return [(start, m.end()) for start, m in self._found(text)]
 
 
 _PRIMARY_SECONDARY = _Scoped(r"(?i)\{[^{}]{0,4000}?[\"']secondaryKey[\"'][^{}]{0,4000}\}",
@@ -1023,7 +1034,7 @@ _BLOCK_UNDER_SECRET = _BlockUnderSecret()
 _PAIR_NAME = re.compile(r"[ \t]*(?:-[ \t]+)?[\"']?name[\"']?[ \t]*:[ \t]*[\"']?(?P<name>[\w.-]{1,80})[\"']?[ \t]*\r?").fullmatch
 
 
-class _PairBlockValue(_Scoped):
+class _PairBlockValue(_FoundValues):
     """A secret-named variable's `value` written as a YAML block scalar, in a list of name/value
     pairs: `kubectl get deploy -o yaml` prints an env var whose value holds a new line (a PEM key, a
     JSON of credentials, a token pasted with its new line) as `- name: HF_TOKEN` then `  value: |` and
@@ -1055,12 +1066,6 @@ class _PairBlockValue(_Scoped):
                 at = text.find(literal, at + 8)
         return [found[k] for k in sorted(found)]
 
-    def finditer(self, text: str):
-        for _, m in self._found(text):
-            yield m
-
-    def spans(self, text: str) -> list[tuple[int, int]]:
-        return [(start, m.end()) for start, m in self._found(text)]
 
 
 _PAIR_BLOCK_VALUE = _PairBlockValue()
@@ -1072,7 +1077,7 @@ _AZ_KEY_TABLE = _AzKeyTable()
 _SECURE_STRING_VALUE = re.compile(r"[\"']Value[\"'][ \t]*:[ \t]*(?P<secret>\"(?!\$)(?:[^\"\\\n]|\\.)+\"|'(?!\$)[^'\n]+')")
 
 
-class _SecureStringValue(_Scoped):
+class _SecureStringValue(_FoundValues):
     """The decrypted `Value` of an SSM parameter of type SecureString: `aws ssm get-parameter --name
     /vllm/hf_token --with-decryption` prints {"Parameter": {"Name": ..., "Type": "SecureString",
     "Value": "<the secret>", ...}} (docs.aws.amazon.com, ssm get-parameter, "Output"; get-parameters
@@ -1099,13 +1104,6 @@ class _SecureStringValue(_Scoped):
                         yield brace, m
             at = text.find("SecureString", at + 12)
 
-    def finditer(self, text: str):
-        for _, m in self._found(text):
-            yield m
-
-    def spans(self, text: str) -> list[tuple[int, int]]:
-        """From the mapping's "{" to the value: a stream's cut between the type and the value."""
-        return [(start, m.end()) for start, m in self._found(text)]
 
 
 _SECURE_STRING = _SecureStringValue()
