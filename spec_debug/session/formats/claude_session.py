@@ -413,13 +413,18 @@ def _spawned_by_prompt(path: Path, unlinked: dict[str, tuple], keys: dict[str, i
                        agent_id: str = "") -> str | None:
     """The one unlinked spawning call whose prompt is the first prompt of the sub-agent file
     ``path`` (the CLI opens a sub-agent's file with the prompt its call gave); None when no
-    call, or more than one, gave it. ``keys`` keeps each agent's prompt, read once."""
+    call, or more than one, gave it. ``keys`` keeps each agent's prompt, read once. A fork's file
+    opens with its brief (``<fork-boilerplate>`` rules, then ``Your directive: `` and the prompt its
+    call gave): the directive is the prompt (was the brief, no call's: a fork whose sidecar and
+    launch result were both lost was a root agent, its findings no one's)."""
     if keys is not None and agent_id in keys:
         key = keys[agent_id]
     elif keys is None and not unlinked:
         return None
     else:
         prompt = claude_layout.first_prompt(path)
+        if prompt and prompt.lstrip().startswith(claude_code._FORK_OPEN):
+            prompt = claude_code._after_reminders(prompt)
         key = prompt_key(prompt) if prompt else None
         if keys is not None:
             keys[agent_id] = key  # (read when nothing is unlinked yet too: the agent may wait)
