@@ -1225,6 +1225,12 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         if text.startswith(_HERMES_NOTICE):
             yield _hermes_notice(text, items.background, event)
             return
+        if text[:1] == "[" and (wrapped := _hermes_wrapped(text)) is not None:
+            note, typed = wrapped
+            yield event("system", "system", text=note)
+            if typed:
+                yield event("prompt", role, 1, text=typed)
+            return
         if claude_code._REMINDER_OPEN in text:
             # Claude Code's context in the prompt's message, before it or after it (its folder,
             # CLAUDE.md, the date, the file open in the IDE: <system-reminder> blocks), as its
@@ -1462,10 +1468,66 @@ _HERMES_PRIOR = ("[PRIOR CONTEXT — for reference only; not a new message]",
                  "[END OF PRIOR CONTEXT — COMPACTION SUMMARY BELOW]")
 _HERMES_CONTINUE = "Continue from the compressed conversation context above."
 _HERMES_NOTES = (_HERMES_CONTINUE, "[Your active task list was preserved across context compression]",
-                 "[Your latest Plan panel plan was preserved across context compression", "[ASYNC DELEGATION")
+                 "[Your latest Plan panel plan was preserved across context compression", "[ASYNC DELEGATION",
+                 "[System: ", "[System note:", "[Runtime note:", "[SYSTEM]", "[Planning state preserved", "[OUT-OF-BAND",
+                 "[IMPORTANT: MCP servers have been reloaded")
 """User messages Hermes Agent writes itself: the turn it adds when a compression kept no message of
 the person's, the task list (``tools/todo_tool.py`` ``TODO_INJECTION_HEADER``) and plan it puts back
-after one, a background delegation's report (``tools/async_delegation.py``). Notes, not prompts."""
+after one, a background delegation's report (``tools/async_delegation.py``), the gateway's note of a
+model switch (``[System: The active model for this chat has changed to …]``, persisted as a user row
+because strict providers refuse a late system message) and the agent loop's other ``[System: …]``
+notes, an MCP reload (``[IMPORTANT: MCP servers have been reloaded. …]``, ``cli.py``). Notes, not
+prompts: the prefixes Hermes's own compressor and titler take for rows no person wrote
+(``agent/context_compressor.py`` ``_SYNTHETIC_USER_ROW_PREFIXES``, ``agent/title_generator.py``
+``_MACHINE_PREFIXES``). Read as prompts, a model switch was the session's title and a request."""
+_HERMES_BATCH = re.compile(r"\[IMPORTANT: \d+ background (?:processes|subagent delegations) completed")
+"""The head of the notice Hermes's gateway writes for several background processes (or delegations)
+that ended together (``[IMPORTANT: 3 background processes completed for this session.``, then a
+block a process): a note (its blocks are not read as the ends of their launches)."""
+_HERMES_CRON = ("[IMPORTANT: You are running as a scheduled cron job", "[SYSTEM: You are running as a scheduled cron job")
+_HERMES_WRAPPERS = (*_HERMES_CRON, '[IMPORTANT: The user has invoked the "', '[SYSTEM: The user has invoked the "',
+                    "[IMPORTANT: The following skill(s) were listed for this job",
+                    "[SYSTEM: The following skill(s) were listed for this job")
+_HERMES_INSTRUCTION = "The user has provided the following instruction alongside the skill invocation: "
+_HERMES_RUNTIME_NOTE = "\n\n[Runtime note:"
+
+
+def _hermes_wrapped(text: str) -> tuple[str, str] | None:
+    """Hermes Agent's scaffolding around what the person asked, split: ``(note, typed)``, ``typed``
+    empty when the message holds none of their words; None for any other message.
+
+    A cron job's prompt opens with the scheduler's hint (``[IMPORTANT: You are running as a
+    scheduled cron job. DELIVERY: … [SILENT] …]``, ``[SYSTEM: …`` in earlier releases), then a
+    blank line and the job's prompt (``cron/scheduler.py`` ``_build_job_prompt``); a skill's
+    invocation is ``[IMPORTANT: The user has invoked the "<name>" skill …]``, the skill's body,
+    then ``The user has provided the following instruction alongside the skill invocation:
+    <what they asked>`` and maybe a ``[Runtime note: …]`` (``agent/skill_commands.py``); a cron
+    job that names skills none of which are found opens with ``[IMPORTANT: The following skill(s)
+    were listed for this job but could not be found …]`` (the scheduler again). Nested so (a cron
+    job's skills, its hint in the instruction), each layer is taken off in turn. A notice of
+    background processes ended together is a note. Read whole, the hint (or the skill's body) was
+    the person's prompt and the session's title."""
+    if not text.startswith(_HERMES_WRAPPERS):
+        return (text, "") if _HERMES_BATCH.match(text) else None
+    start, end = 0, len(text)
+    for _ in range(4):  # the skipped skills' notice, a skill, the cron hint: three layers at most
+        rest = text[start:end]
+        if not rest.startswith(_HERMES_WRAPPERS):
+            break
+        at = rest.rfind(_HERMES_INSTRUCTION)
+        if at >= 0:
+            start += at + len(_HERMES_INSTRUCTION)
+            cut = text.find(_HERMES_RUNTIME_NOTE, start, end)
+            if cut >= 0:
+                end = cut
+        elif rest.startswith(_HERMES_CRON) and (close := rest.find("]\n")) >= 0:
+            start += close + 2  # ("[SILENT]" inside the hint is never followed by a line's end)
+        else:
+            start = end  # a skill invoked with no words of the person's
+        while start < end and text[start].isspace():
+            start += 1
+    typed = text[start:end].strip()
+    return (text[:start] + text[end:]).strip(), typed
 
 
 def _hermes_compaction(text: str) -> tuple[str, str] | None:
