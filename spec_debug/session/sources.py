@@ -688,6 +688,66 @@ def _goose_imported(folder: Path, names: set[str], stores: dict[Path, tuple[str,
     return {s.id for s in stores[db][1]}
 
 
+_HERMES_HOME = ".hermes"
+_HERMES_HOME_FILES = frozenset({"config.yaml", "SOUL.md", ".env"})
+_HERMES_HOME_FOLDERS = frozenset({"sessions", "logs", "memories", "skills", "cron", "profiles"})
+
+
+def _hermes_home(folder: Path, names: set[str], folders: set[str], stores: dict[Path, tuple[str, list]],
+                 profile: bool = False) -> list[Path] | None:
+    """The sessions of Hermes Agent's home (``~/.hermes``, ``$HERMES_HOME``, a named profile's
+    ``profiles/<name>/``) when ``folder`` is one: its store ``state.db``, the files of its
+    ``sessions/`` the store does not hold (``session_<id>.json`` snapshots and gateway
+    ``<id>.jsonl`` transcripts of releases before the store, or of sessions it lost), and each
+    profile's the same way; its logs, skills, memories and config are no sessions. Hermes keeps
+    every session in the store since it replaced the per-session files (its docs' "Session
+    Storage"), and a profile is "a separate Hermes home directory" with its own store
+    (``hermes profile create``). None when ``folder`` is no Hermes home: a folder holding a
+    Hermes store and other things (an incident's bundle) has the store read
+    (:func:`_session_files`) and the rest as well. The store's session list is kept in ``stores``.
+
+    Before, the home was entered by its ``sessions/`` alone: a home of the store only was passed
+    by (``spec-debug analyze ~``: "no transcript files found"; ``analyze ~/.hermes``: its
+    ``logs/agent.log`` read as a shell session), and every profile's sessions were never read."""
+    db = folder / hermes_store.DB_NAME
+    held: set[str] | None = None
+    if hermes_store.DB_NAME in names and crush.is_sqlite(db) and hermes_store.is_store(db):
+        try:
+            stores[db] = ("openai", hermes_store.sessions(db))
+            held = hermes_store.session_ids(db)
+        except crush.StoreError:
+            stores.pop(db, None)
+    # told by its place (a profile of a home read, one named in ~/.hermes/profiles/), else by its store
+    placed = profile or folder.name == _HERMES_HOME \
+        or (folder.parent.name == "profiles" and folder.parent.parent.name == _HERMES_HOME)
+    if held is None:
+        if not (placed and folders & {"sessions", "profiles"}):
+            return None
+    elif not (placed or folder.parent.name == "profiles" or names & _HERMES_HOME_FILES
+              or folders & _HERMES_HOME_FOLDERS):
+        return None
+    found = [db] if held is not None else []
+    if "sessions" in folders:
+        for file in _session_files(folder / "sessions", stores):
+            stem = transcript_stem(file)
+            if held is None or (stem[len("session_"):] if stem.startswith("session_") else stem) not in held:
+                found.append(file)
+    if not profile and "profiles" in folders:
+        try:
+            homes = sorted(e.path for e in os.scandir(folder / "profiles") if e.is_dir(follow_symlinks=True))
+        except OSError:
+            homes = []
+        for home in map(Path, homes):
+            try:
+                entries = list(os.scandir(home))
+            except OSError:
+                continue
+            files = {e.name for e in entries if not e.is_dir()}
+            inside = {e.name for e in entries if e.is_dir()}
+            found.extend(_hermes_home(home, files, inside, stores, profile=True) or [])
+    return found
+
+
 def _opencode_home(data: Path, stores: dict[Path, tuple[str, list]]) -> list[Path]:
     """OpenCode's data folder in a home scan: its store and the sessions of its storage not
     copied into it (:func:`_opencode_data`), or its storage alone (a release before the store)."""
@@ -1548,6 +1608,11 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
             found.append(Path(dirpath))
             dirnames[:] = []
             continue
+        if (hermes_store.DB_NAME in names or os.path.basename(dirpath) == _HERMES_HOME) \
+                and (hermes := _hermes_home(Path(dirpath), names, set(dirnames), stores)) is not None:
+            found.extend(hermes)
+            dirnames[:] = []
+            continue
         home = _agent_home(names, set(dirnames), Path(dirpath).name, Path(dirpath).parent.name)
         if home is not None:
             dirnames[:] = sorted(home)  # only where the CLI keeps its transcripts
@@ -1651,8 +1716,10 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
             filenames = [n for n in filenames if n not in {p.name for p in opencode_data}]
         day_folder = _DAY_FOLDER.fullmatch(os.path.basename(dirpath)) is not None
         for name in sorted(filenames):
-            if name == crush.STORE or (name == goose_store.DB_NAME and imported is not None):
-                found.append(Path(dirpath) / name)  # Crush's store copied out of its .crush folder; Goose's
+            if name == crush.STORE or (name == goose_store.DB_NAME and imported is not None) \
+                    or (name == hermes_store.DB_NAME and Path(dirpath, name) in stores):
+                # Crush's store copied out of its .crush folder; Goose's; Hermes Agent's (_hermes_home)
+                found.append(Path(dirpath) / name)
                 continue
             if imported and name.endswith(".jsonl") and name[:-6] in imported:
                 continue  # a Goose session of one file a session, imported into its store: read there
@@ -1896,6 +1963,10 @@ def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str 
         # instructions, GEMINI.md, were read as a shell log); Qwen Code in ~/.qwen/projects/
         # (above, as Claude Code's) or ~/.qwen/tmp/ in older releases.
         return {"tmp", "projects"} & folders
+    if name == _HERMES_HOME and (hermes_store.DB_NAME in files or "profiles" in folders):
+        # Hermes Agent's home of the store, or of profiles: entered from a home scan, read by
+        # _hermes_home (was entered by its sessions/ alone)
+        return {"sessions", "profiles"} & folders
     if name == ".openhands" and "conversations" in folders:
         # The OpenHands CLI (V1): ~/.openhands/conversations/<id>/ (formats.openhands_sdk); its
         # settings, MCP config and agent definitions beside it are no session.
@@ -1935,8 +2006,8 @@ CLI's ``~/.grok/sessions/<workdir>/<session_id>/chat_history.jsonl`` (formats.gr
 are no sessions), Kimi Code's ``~/.kimi-code/sessions/<wd>/session_<id>/agents/<agent>/wire.jsonl``
 (formats.kimi_code; its config.toml, hooks/ and agents/ definitions beside are none), Hermes Agent's
 ``~/.hermes/sessions/`` (its snapshots ``session_<id>.json`` and gateway transcripts ``<id>.jsonl``;
-its logs/, skills/, memories/ and config.yaml are none, and its state.db holds the same sessions
-again, read when named: formats.hermes_store)."""
+its logs/, skills/, memories/ and config.yaml are none; a home with its store state.db, or with
+profiles/, is read by _hermes_home)."""
 _FACTORY_FOLDERS = frozenset({"sessions", "projects"})
 """Factory Droid's transcript folders in ``~/.factory`` (beside its settings.json): ``sessions/<cwd
 slug>/<id>.jsonl`` and ``projects/<workspace slug>/<id>.jsonl`` (the two places

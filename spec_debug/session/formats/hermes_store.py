@@ -55,6 +55,20 @@ def sessions(path: Path) -> list[Session]:
             if str(i) not in continued.values()]
 
 
+def session_ids(path: Path) -> set[str]:
+    """The ids of every session of a Hermes store, the continuations a compression started as
+    well: the files its ``sessions/`` folder holds of them (``session_<id>.json``, ``<id>.jsonl``)
+    are copies of what the store holds. :class:`crush.StoreError` when it cannot be read."""
+    try:
+        conn = crush.open_read_only(path)
+        try:
+            return {str(i) for (i,) in conn.execute("SELECT id FROM sessions")}
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise crush.store_error(exc) from None
+
+
 def _continuations(conn: sqlite3.Connection, session_cols: set[str]) -> dict[str, str]:
     """Each session a compression ended, and the session that took it on: Hermes ends the session
     (``end_reason`` ``compression``) and goes on in a new one whose ``parent_session_id`` names it,
