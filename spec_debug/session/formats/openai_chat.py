@@ -22,8 +22,8 @@ from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import (
-    aider_context, claude_code, cline_task, codex, codex_tool_ends, continue_session, har, kimi_cli, server_tools,
-    sharegpt)
+    aider_context, claude_code, cline_task, codex, codex_tool_ends, continue_session, har, hermes_code, kimi_cli,
+    server_tools, sharegpt)
 from spec_debug.session.formats.common import (
     SHELL_TOOL_NAMES,
     Cursor,
@@ -1299,6 +1299,8 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                 command = _shell_argument(args)
             if command is None and _is_shell(name):
                 command = bare_command(raw, args)  # some stacks send the bare command string
+            if command is None and name == hermes_code.TOOL and isinstance(args, dict):
+                command = hermes_code.script_commands(args.get("code"))  # Hermes's terminal() in Python
             # An empty id is none: Gemini's and LM Studio's OpenAI-compatible endpoints answer
             # "id": "" (openai/openai-dotnet issue #428; lmstudio-ai/lmstudio-bug-tracker issue #830)
             call_id = call["id"] if isinstance(call.get("id"), str) and call["id"] else f"call-{seq}-{n}"
