@@ -31,7 +31,7 @@ from spec_debug.session.formats import (
     continue_session, crush,
     gemini_cli, goose_store, hermes_store, copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire,
     har, opencode, pi_agent, ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export,
-    opencode_store, qwen_code, responses_stream, specstory, swe_agent, text_log,
+    opencode_store, qwen_code, responses_stream, sharegpt, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor, block_text
 from spec_debug.session.formats.compressed import SUFFIXES as COMPRESSED_SUFFIXES
@@ -100,6 +100,10 @@ class SessionSource:
     """openai only: the lines of ``path`` this session reads (of a HAR capture, its calls, counted
     from 0), where the file logs the calls of several conversations (:func:`_logged_conversations`);
     None: all of them."""
+    span: tuple[int, int, int] | None = None
+    """openai only: ``(start, end, line)``, the bytes of ``path`` this session reads and the line
+    they start on, where each line of the file is a conversation of its own (ShareGPT trajectories,
+    :func:`_trajectory_lines`); None: all of it."""
     title: str | None = None
     """The session's title where the format writes one (a ChatGPT conversation's)."""
     store_session: str | None = None
@@ -810,7 +814,7 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
     if source.format == "openhands" and not source.array and source.path.is_file():
         return _instances(source)
     if source.format == "openai" and not source.array and not source.parts and source.records is None \
-            and source.path.is_file() and (logged := _logged_conversations(source)) is not None:
+            and source.path.is_file() and (logged := _logged_conversations(source) or _trajectory_lines(source)):
         return logged
     if source.format == "crush" and source.store_session is None:
         # the list detection read (read once: a store of thousands of sessions is no small query);
@@ -941,6 +945,46 @@ def _logged_conversations(source: SessionSource) -> list[SessionSource] | None:
         found.append(SessionSource(id=f"{source.id}#{name}", path=source.path, format="openai",
                                    records=frozenset(m[0] for m in part)))
     return found
+
+
+def _trajectory_lines(source: SessionSource) -> list[SessionSource] | None:
+    """One session per line of a JSONL file of ShareGPT trajectories (:mod:`formats.sharegpt`),
+    or None where it holds one (or is no such file). Hermes Agent's batch runner appends a
+    trajectory a prompt it ran (``trajectory_samples.jsonl``, ``failed_trajectories.jsonl``), and a
+    published set holds thousands of unrelated conversations: read as one session, each run's
+    prompt, commands and failures were the runs' before it (the session's title the first run's, a
+    second run's failing ``nvidia-smi`` a repeat of the first's). Each session reads its own bytes
+    (:attr:`SessionSource.span`), named ``<file>#<its line>``: the file is read once in all. Told by
+    the first line, a trajectory, and every other naming ``conversations`` in its head; a plain file
+    only (a compressed or UTF-16 one is read whole, as before)."""
+    try:
+        if b'"conversations"' not in read_head(source.path, 4096) or kind_of_file(source.path) is not None:
+            return None
+        spans: list[tuple[int, int, int]] = []
+        with open(source.path, "rb") as f:
+            if f.peek(2)[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+                return None
+            pos = line = 0
+            while raw := f.readline(reader.MAX_LINE_BYTES + 1):
+                start, pos, line = pos, pos + len(raw), line + 1
+                if raw.isspace():
+                    continue
+                if not spans:
+                    try:
+                        first = json.loads(raw)
+                    except (ValueError, RecursionError):
+                        return None
+                    if not (isinstance(first, dict) and sharegpt.is_trajectory(first)):
+                        return None
+                elif b'"conversations"' not in raw[:4096] or len(raw) > reader.MAX_LINE_BYTES:
+                    return None  # another kind of line (or one cut): the file is read whole
+                spans.append((start, pos, line))
+    except OSError:
+        return None  # iter_events reports what is wrong with it
+    if len(spans) < 2:
+        return None
+    return [SessionSource(id=f"{source.id}#{line}", path=source.path, format="openai", span=(start, end, line))
+            for start, end, line in spans]
 
 
 def _conversations_of(calls: list, threads: dict[int, _Thread]) -> list[list]:
@@ -1596,6 +1640,8 @@ def _in_file(source: SessionSource) -> str:
         return f"#{source.instance.id}"
     if source.page_session is not None:
         return f"#{source.page_session.id}"
+    if source.span is not None:
+        return f"#{source.span[2]}"
     return f"#{source.conversation.id}" if source.conversation is not None else ""
 
 
@@ -2470,7 +2516,7 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from responses_stream.read(source.path, cursor, stats, stream)
         elif source.format == "openai":
             yield from openai_chat.read(source.path, cursor, stats, array=source.array, parts=source.parts,
-                                        only=source.records)
+                                        only=source.records, span=source.span)
         elif source.format == "openhands" and source.instance is not None:
             yield from openhands_eval.read(source.instance, cursor, stats)
         elif source.format == "openhands" and source.path.is_dir():

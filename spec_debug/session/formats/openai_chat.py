@@ -540,11 +540,12 @@ def _listed_ascending(messages: Iterable) -> bool:
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: Iterable[Path] = (),
-         only: frozenset[int] | None = None) -> Iterator[Event]:
+         only: frozenset[int] | None = None, span: tuple[int, int, int] | None = None) -> Iterator[Event]:
     """``parts``: files read after ``path`` as more records of its log (a proxy's folder of one
     file per call: ``sources._proxy_log_folders``), each event naming the file it came from.
     ``only``: the lines read, where the file logs several conversations (``sources.
-    _logged_conversations``)."""
+    _logged_conversations``); ``span``: the bytes of ``path`` read and the line they start on,
+    where each line is a conversation (``sources._trajectory_lines``)."""
     call_names: dict[str, str] = {}
     items = codex.ResponseItems()
     shown = ShownCommand()
@@ -557,7 +558,12 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
     aside = False  # the record before was a side call's request (is_title_call, is_claude_side_call)
     for file in (path, *parts):
         cursor.file = str(file)
-        records = iter_json_array(file, stats) if array else iter_json_records(file, stats)
+        if span is not None and file == path:
+            # one line of the file: its line numbers as the file's (the reader counts from the span's)
+            records = ((index, lineno + span[2] - 1, obj)
+                       for index, lineno, obj in iter_json_records(file, stats, span=span[:2]))
+        else:
+            records = iter_json_array(file, stats) if array else iter_json_records(file, stats)
         lines = only
         if not array and har.is_har(file):
             records, lines = _har_calls(records, only), None
