@@ -74,14 +74,24 @@ def _continuations(conn: sqlite3.Connection, session_cols: set[str]) -> dict[str
     (``end_reason`` ``compression``) and goes on in a new one whose ``parent_session_id`` names it,
     its compressed history written there again (``hermes_state.py``: "compression splits sessions
     via parent_session_id chains"). Read apart, the turns kept through the compression were run
-    twice; they are one conversation, read as one session (:func:`read`)."""
+    twice; they are one conversation, read as one session (:func:`read`).
+
+    A session names its parent in ``parent_session_id`` for other reasons too: a ``delegate_task``
+    sub-agent is a session of the store (``platform="subagent"``, its ``source``) whose parent is
+    the session that delegated (``tools/delegate_tool.py``), started while that one ran. Taken for
+    the continuation (the first child started), a session that delegated and was compressed later
+    went on with its sub-agent's talk, and its real continuation was a session of its own: the
+    continuation is no sub-agent, and started when its parent ended."""
     if not {"parent_session_id", "end_reason"} <= session_cols:
         return {}
     order = "c.started_at, c.rowid" if "started_at" in session_cols else "c.rowid"
+    other = " AND (c.source IS NULL OR c.source != 'subagent')" if "source" in session_cols else ""
+    if {"started_at", "ended_at"} <= session_cols:
+        other += " AND (p.ended_at IS NULL OR c.started_at >= p.ended_at - 1)"  # (a second for clocks' rounding)
     found: dict[str, str] = {}
     for parent, child in conn.execute(
             "SELECT p.id, c.id FROM sessions p JOIN sessions c ON c.parent_session_id = p.id "
-            f"WHERE p.end_reason = 'compression' ORDER BY {order}"):
+            f"WHERE p.end_reason = 'compression'{other} ORDER BY {order}"):
         found.setdefault(str(parent), str(child))  # the first it started: the one that went on
     return found
 
