@@ -7,7 +7,9 @@ hermes-agent ``tools/delegate_tool.py``). A compression ends a session (``end_re
 Before: the first child started was taken for the continuation: a session that delegated a task and
 was compressed later went on with the sub-agent's talk (its commands the main agent's), and its
 real continuation was read as a session of its own. Now the continuation is the child that is no
-sub-agent and started when its parent ended."""
+sub-agent and started when its parent ended. And a sub-agent's session, read as a session beside the
+one that delegated (its failure reaching no one), is an agent of that session, as a Crush or OpenCode
+sub-agent's session is."""
 
 from __future__ import annotations
 
@@ -81,3 +83,31 @@ def test_a_compressed_session_goes_on_in_its_continuation_not_its_sub_agent(tmp_
     assert AFTER not in [s["id"] for s in a.sessions]  # was a session of its own
     assert [(c.command, c.exit_code) for c in a.commands if c.agent != "main" or c.session != MAIN] == [
         ("cat /models/draft/config.json", 0)]
+
+
+def test_a_sub_agents_session_is_an_agent_of_the_session_that_delegated(tmp_path: Path) -> None:
+    a = analyze_path(_store(tmp_path / "state.db"))
+    assert [s["id"] for s in a.sessions] == [MAIN]  # the sub-agent's was a session of its own
+    doc = a.to_json()
+    assert [(x["id"], x["parent"], x["type"], x["status"], x["tool_calls"]) for x in doc["agents"]] == [
+        ("main", None, "", "completed", 3), (CHILD, "main", "subagent", "completed", 1)]
+    assert [(c.agent, c.command) for c in a.commands if c.agent != "main"] == [
+        (CHILD, "cat /models/draft/config.json")]
+
+
+def test_a_sub_agent_of_the_continuation_is_read_in_the_session_it_continued(tmp_path: Path) -> None:
+    path = _store(tmp_path / "state.db")
+    conn = sqlite3.connect(path)
+    later = "20261102_084000_aa11bb"
+    conn.execute("INSERT INTO sessions VALUES (?, 'subagent', 'hermes-4', ?, ?, NULL, NULL)", (later, AFTER, START + 2400))
+    conn.executemany("INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, timestamp) "
+                     "VALUES (?, ?, ?, ?, ?, ?)", [
+                         (later, "user", "check the server's health", None, None, START + 2401),
+                         (later, *_call(0, "terminal", {"command": "curl -s localhost:30000/health"}), START + 2402),
+                         (later, *_result(0, {"output": "OK", "exit_code": 0, "error": None}), START + 2403)])
+    conn.commit()
+    conn.close()
+    a = analyze_path(path)
+    assert [s["id"] for s in a.sessions] == [MAIN]
+    assert [(c.agent, c.command) for c in a.commands if c.agent != "main"] == [
+        (CHILD, "cat /models/draft/config.json"), (later, "curl -s localhost:30000/health")]

@@ -23,10 +23,10 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.agents import AgentTree
+from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import crush, openai_chat
 from spec_debug.session.formats.common import Cursor
-from spec_debug.session.formats.goose_store import Session
 
 DB_NAME = "state.db"
 _MESSAGE_COLUMNS = {"session_id", "role", "content", "tool_calls", "tool_call_id"}
@@ -34,9 +34,11 @@ _MESSAGE_COLUMNS = {"session_id", "role", "content", "tool_calls", "tool_call_id
 has ``content_json`` instead, Crush's and OpenCode's neither."""
 
 
-def sessions(path: Path) -> list[Session]:
-    """The sessions of a Hermes store, oldest first; :class:`crush.StoreError` when it is none or
-    cannot be read."""
+def sessions(path: Path) -> list[crush.Session]:
+    """The sessions of a Hermes store, oldest first, each ``delegate_task`` sub-agent's with the
+    session that delegated as its ``parent`` (:func:`_delegated`; the others none); a session a
+    compression continued is read in the one it continued (:func:`_continuations`).
+    :class:`crush.StoreError` when it is none or cannot be read."""
     try:
         conn = crush.open_read_only(path)
         try:
@@ -47,12 +49,36 @@ def sessions(path: Path) -> list[Session]:
             order = "started_at, rowid" if "started_at" in session_cols else "rowid"
             rows = conn.execute(f"SELECT id, {title} FROM sessions ORDER BY {order}").fetchall()
             continued = _continuations(conn, session_cols)
+            delegated = _delegated(conn, session_cols, continued)
         finally:
             conn.close()
     except sqlite3.Error as exc:
         raise crush.store_error(exc) from None
-    return [Session(str(i), t if isinstance(t, str) and t else None) for i, t in rows
+    return [crush.Session(str(i), t if isinstance(t, str) and t else None, delegated.get(str(i))) for i, t in rows
             if str(i) not in continued.values()]
+
+
+def _delegated(conn: sqlite3.Connection, session_cols: set[str], continued: dict[str, str]) -> dict[str, str]:
+    """Each ``delegate_task`` sub-agent's session, and the session it is read in: the one that
+    delegated, or the session a compression of that one went on from. Hermes runs a sub-agent as a
+    session of its own in the same store, ``source`` ``subagent`` (the child ``AIAgent``'s
+    ``platform``) and ``parent_session_id`` the delegating session's (``tools/delegate_tool.py``).
+    Read apart, it was a session beside the one that started it, its failure reaching no one; it
+    is an agent of that session (as a Crush or OpenCode sub-agent's session is)."""
+    if not {"parent_session_id", "source"} <= session_cols:
+        return {}
+    went_on_from = {child: parent for parent, child in continued.items()}
+    found: dict[str, str] = {}
+    for child, parent in conn.execute(
+            "SELECT c.id, c.parent_session_id FROM sessions c JOIN sessions p ON c.parent_session_id = p.id "
+            "WHERE c.source = 'subagent'"):
+        parent, seen = str(parent), set()
+        while parent in went_on_from and parent not in seen:  # (a cycle of a damaged store ends)
+            seen.add(parent)
+            parent = went_on_from[parent]
+        if parent != str(child):
+            found[str(child)] = parent
+    return found
 
 
 def session_ids(path: Path) -> set[str]:
@@ -106,6 +132,22 @@ def is_store(path: Path) -> bool:
             conn.close()
     except (sqlite3.Error, crush.StoreError):
         return False
+
+
+def read_session(path: Path, session_id: str, children: list[crush.Session], cursor: Cursor, stats: ReadStats,
+                 tree: AgentTree | None) -> Iterator[Event]:
+    """The session's messages, then each ``delegate_task`` sub-agent's (:func:`_delegated`), an
+    agent named by its session's id under the agent that delegated."""
+    yield from read(path, session_id, cursor, stats)
+    seq_base = cursor.seq_base + cursor.records
+    for child in children:
+        if tree is not None:
+            info = tree.get(child.id, parent=child.parent if child.parent != session_id else MAIN_AGENT)
+            info.agent_type, info.description = "subagent", child.title or ""
+            info.file = str(path)
+        sub = Cursor(session=cursor.session, agent=child.id, file=cursor.file, seq_base=seq_base)
+        yield from read(path, child.id, sub, stats)
+        seq_base += sub.records
 
 
 def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
