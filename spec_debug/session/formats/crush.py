@@ -29,7 +29,7 @@ import shutil
 import sqlite3
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -130,6 +130,26 @@ def open_read_only(path: Path) -> sqlite3.Connection:
 
 def store_error(exc: sqlite3.Error) -> StoreError:
     return _store_error(exc)
+
+
+def read_store(path: Path, stats: ReadStats, events: Callable[[sqlite3.Connection, list[int]], Iterator[Event]]) \
+        -> Iterator[Event]:
+    """What ``events`` reads of another agent's store ``path`` (:func:`open_read_only`), given the
+    connection and a one-item list it counts the messages read in: a store that cannot be opened,
+    or fails part way, is noted in ``stats.damaged`` and the messages read before it are kept."""
+    try:
+        conn = open_read_only(path)
+    except StoreError as exc:
+        stats.damaged.append(f"{path.name}: cannot be read ({exc}); no message of it was read")
+        return
+    read_rows = [0]
+    try:
+        yield from events(conn, read_rows)
+    except sqlite3.Error as exc:
+        stats.damaged.append(f"{path.name}: cannot be read past message {read_rows[0]} ({exc}); the messages "
+                             "before it were kept")
+    finally:
+        conn.close()
 
 
 def _text(raw: bytes) -> str | bytes:

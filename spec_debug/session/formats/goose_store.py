@@ -64,13 +64,7 @@ def sessions(path: Path) -> list[Session]:
 def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     """The session's messages as the JSONL sessions' (``{role, created, content}``), each event's
     line the message's row id."""
-    try:
-        conn = crush.open_read_only(path)
-    except crush.StoreError as exc:
-        stats.damaged.append(f"{path.name}: cannot be read ({exc}); no message of it was read")
-        return
-    read_rows = [0]
-    try:
+    def events(conn: sqlite3.Connection, read_rows: list[int]) -> Iterator[Event]:
         cols = crush.columns(conn, "messages")
         order = "timestamp, rowid" if "timestamp" in cols else "rowid"
         when = "created_timestamp" if "created_timestamp" in cols else "NULL"
@@ -78,11 +72,8 @@ def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Itera
         rows = conn.execute(f"SELECT rowid, role, content_json, {when}, {meta} FROM messages WHERE session_id = ? "
                             f"ORDER BY {order}", (session_id,))
         yield from openai_chat.read_messages(_messages(rows, stats, read_rows), cursor, stats)
-    except sqlite3.Error as exc:
-        stats.damaged.append(f"{path.name}: cannot be read past message {read_rows[0]} ({exc}); the messages "
-                             "before it were kept")
-    finally:
-        conn.close()
+
+    yield from crush.read_store(path, stats, events)
 
 
 def _messages(rows: sqlite3.Cursor, stats: ReadStats, read_rows: list[int]) -> Iterator[tuple[int, dict]]:

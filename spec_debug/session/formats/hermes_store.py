@@ -152,13 +152,7 @@ def read_session(path: Path, session_id: str, children: list[crush.Session], cur
 
 def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     """The session's messages as the chat messages they were, each event's line the message's row id."""
-    try:
-        conn = crush.open_read_only(path)
-    except crush.StoreError as exc:
-        stats.damaged.append(f"{path.name}: cannot be read ({exc}); no message of it was read")
-        return
-    read_rows = [0]
-    try:
+    def events(conn: sqlite3.Connection, read_rows: list[int]) -> Iterator[Event]:
         cols = crush.columns(conn, "messages")
         extra = [c for c in ("tool_name", "timestamp", "reasoning") if c in cols]
         chain = [session_id]
@@ -166,11 +160,8 @@ def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Itera
         while (nxt := continued.get(chain[-1])) is not None and nxt not in chain:
             chain.append(nxt)
         yield from openai_chat.read_messages(_chain(conn, chain, cols, extra, stats, read_rows), cursor, stats)
-    except sqlite3.Error as exc:
-        stats.damaged.append(f"{path.name}: cannot be read past message {read_rows[0]} ({exc}); the messages "
-                             "before it were kept")
-    finally:
-        conn.close()
+
+    yield from crush.read_store(path, stats, events)
 
 
 def _chain(conn: sqlite3.Connection, chain: list[str], cols: set[str], extra: list[str], stats: ReadStats,
