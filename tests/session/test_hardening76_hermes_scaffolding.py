@@ -100,3 +100,11 @@ def test_a_cron_session_in_the_store_is_titled_by_its_job(tmp_path: Path) -> Non
     conn.close()
     doc = analyze_path(store).to_json()
     assert [p["text"] for p in doc["prompts"]] == [ASKED]
+
+
+def test_a_skill_bundles_instruction_is_the_prompt(tmp_path: Path) -> None:
+    bundle = ('[IMPORTANT: The user has invoked the "gpu-triage" skill bundle, indicating they want you to follow the '
+              "instructions of the skills it loads. The full skill contents are loaded below.]\n"
+              f"User instruction: {ASKED}\n\n[Loaded as part of the \"gpu-triage\" bundle]\n# GPU health\n\nRun "
+              "`nvidia-smi` on the host named.")
+    assert _prompts(_snapshot(tmp_path, bundle)) == [ASKED]

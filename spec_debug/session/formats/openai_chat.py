@@ -1498,6 +1498,11 @@ _HERMES_WRAPPERS = (*_HERMES_CRON, '[IMPORTANT: The user has invoked the "', '[S
                     "[SYSTEM: The following skill(s) were listed for this job")
 _HERMES_INSTRUCTION = "The user has provided the following instruction alongside the skill invocation: "
 _HERMES_RUNTIME_NOTE = "\n\n[Runtime note:"
+_HERMES_BUNDLE = (" skill bundle,", "\nUser instruction: ", "\n\n[Loaded as part of the ")
+"""A skill bundle's invocation (``agent/skill_bundles.py``): ``[IMPORTANT: The user has invoked the
+"<name>" skill bundle, …]``, then ``User instruction: <what they asked>`` before the bundle's skills,
+each opening ``[Loaded as part of the …`` (the markers Hermes's OpenViking plugin keeps
+byte-identical to the builder's, ``plugins/memory/openviking``)."""
 
 
 def _hermes_wrapped(text: str) -> tuple[str, str] | None:
@@ -1523,7 +1528,12 @@ def _hermes_wrapped(text: str) -> tuple[str, str] | None:
         if not rest.startswith(_HERMES_WRAPPERS):
             break
         at = rest.rfind(_HERMES_INSTRUCTION)
-        if at >= 0:
+        if at < 0 and _HERMES_BUNDLE[0] in rest[:200] and (said := rest.find(_HERMES_BUNDLE[1])) >= 0:
+            start += said + len(_HERMES_BUNDLE[1])  # a bundle's: its instruction, before its skills
+            cut = text.find(_HERMES_BUNDLE[2], start, end)
+            if cut >= 0:
+                end = cut
+        elif at >= 0:
             start += at + len(_HERMES_INSTRUCTION)
             cut = text.find(_HERMES_RUNTIME_NOTE, start, end)
             if cut >= 0:
