@@ -67,3 +67,20 @@ def test_a_script_with_no_literal_command_is_no_command(tmp_path: Path) -> None:
 def test_another_tool_of_that_shape_is_left_alone(tmp_path: Path) -> None:
     a = analyze_path(_session(tmp_path, SCRIPT, {"status": "success", "output": "ok\n"}, name="run_python"))
     assert a.commands == []
+
+
+def test_a_scripts_result_is_what_it_printed_not_its_json(tmp_path: Path) -> None:
+    """The result's JSON kept whole hid the script's output in escaped lines: a timeout's error was
+    the whole JSON, a failed script's traceback its JSON's."""
+    a = analyze_path(_session(tmp_path, SCRIPT, {
+        "status": "timeout", "output": "0 MiB\n",
+        "tool_calls_made": 2, "duration_seconds": 300.4, "error": "Script timed out after 300s and was killed."}))
+    assert [(e.kind, e.message) for e in a.errors] == [("timeout", "Script timed out after 300s and was killed.")]
+    assert [(c.exit_code, c.is_error) for c in a.commands] == [(None, True)]
+    a = analyze_path(_session(tmp_path, SCRIPT, {
+        "status": "error", "output": "0 MiB\n\n--- stderr ---\nTraceback (most recent call last):\n"
+                                     "  File \"<stdin>\", line 6, in <module>\n"
+                                     "RuntimeError: draft model failed to load: d2t has 32000 entries, vocab 128256\n",
+        "tool_calls_made": 2, "duration_seconds": 12.0, "error": "RuntimeError: draft model failed to load"}))
+    assert [(e.kind, e.message) for e in a.errors] == [
+        ("traceback", "draft model failed to load: d2t has 32000 entries, vocab 128256")]

@@ -12,6 +12,7 @@ launch, its host and its failure hid in the Python.
 from __future__ import annotations
 
 import ast
+import json
 
 TOOL = "execute_code"
 _SHELL = "terminal"
@@ -45,3 +46,27 @@ def script_commands(code) -> str | None:
             if len(found) == _MOST:
                 break
     return "\n".join(command for *_, command in sorted(found)) or None
+
+
+_FAILED = frozenset({"error", "timeout"})
+"""How a script that failed ended (``status``); ``interrupted`` is a stop by hand, ``success`` its end."""
+
+
+def script_result(text: str) -> tuple[str, int | None, bool] | None:
+    """What a script printed, its exit code where the result gives one (a remote backend's), and
+    whether it failed (``status`` ``error`` or ``timeout``), the result's ``error`` after what it
+    printed; None when ``text`` is no ``execute_code`` result. Kept whole, the result's JSON hid
+    the script's traceback in escaped lines, and a timeout's error was the whole JSON."""
+    try:
+        result = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(result, dict) or not isinstance(output := result.get("output"), str) \
+            or not isinstance(status := result.get("status"), str):
+        return None
+    error = result.get("error")
+    if isinstance(error, str) and error.strip() and error not in output:
+        output = f"{output.rstrip()}\n{error}" if output.strip() else error
+    code = result.get("exit_code")
+    code = code if type(code) is int else None
+    return output, code, status in _FAILED or bool(code)

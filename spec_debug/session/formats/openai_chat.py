@@ -1370,6 +1370,11 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         if text[:1] == "{" and '"session_id"' in text and (job := _hermes_job(text, call_id, items.background)):
             yield event("tool_result", "tool", **job)
             return
+        if text[:1] == "{" and call_names.get(call_id) == hermes_code.TOOL \
+                and (script := hermes_code.script_result(text)) is not None:
+            said, code, failed = script  # what a Hermes execute_code script printed, not its JSON
+            yield event("tool_result", "tool", call_id=call_id, text=said, exit_code=code, is_error=failed)
+            return
         kimi = kimi_cli.tool_status(content)
         if kimi is not None:
             code, failed = kimi  # Kimi CLI says how its tools ended in <system> notes
