@@ -1305,6 +1305,7 @@ def _server_argv_of(argv: list[str], unexported: list[str]) -> list[str]:
     commands = [c for c in (_unwrap_shell(_without_reserved_words(c)) for c in commands if c) if c]
     exported: list[str] = []
     servers: list[list[str]] = []
+    own_env: dict[int, set[str]] = {}  # (by id of a server in `servers`: the names its own words assign)
     unit_env = service_environment(commands)
     allexport = False
     # (one look over the words: a log of thousands of lines is thousands of "commands")
@@ -1355,6 +1356,7 @@ def _server_argv_of(argv: list[str], unexported: list[str]) -> list[str]:
         # what the shell exported comes first: an `env -i`, `env -u` or a `sudo` in the command
         # applies to it (_launch_environment)
         servers.append(inherited + command if inherited else command)
+        own_env[id(servers[-1])] = _own_env_names(command)
     # A prefill/decode pair started from one script (`... --disaggregation-mode prefill & ...
     # --disaggregation-mode decode --speculative-algorithm EAGLE ... &`; DeepSeek MTP deployments
     # put the speculative flags on the decode server): the one that speculates is audited, as
@@ -1362,13 +1364,17 @@ def _server_argv_of(argv: list[str], unexported: list[str]) -> list[str]:
     # (`vllm serve --help | grep speculative` above the real command prints help and exits: no
     # server, unless it is all the text has)
     servers = [s for s in servers if not _asks_for_help(s)] + [s for s in servers if _asks_for_help(s)]
-    for server in servers:
-        if any(SPECULATIVE_FLAG.match(tok) for tok in server):
-            return server
-    if servers:
+    picked = next((server for server in servers if any(SPECULATIVE_FLAG.match(tok) for tok in server)), None)
+    if picked is None and servers:
         _refuse_flags_cut_by_a_comment(servers[0], [(commands_before[i], by) for i, by in cut_at
                                                     if i < len(commands_before)])
-        return servers[0]
+        picked = servers[0]
+    if picked is not None:
+        # a name the server's own command assigns (`SGLANG_ENABLE_SPEC_V2=1 python -m ...`, `env
+        # A=1 ...`, `docker run -e A=1 ...`) reaches it whether or not a bare line above exported it
+        own = own_env.get(id(picked), set())
+        unexported[:] = [name for name in unexported if name not in own]
+        return picked
     for command in commands:
         # the "key launch parameters" of an issue report: the server's flags alone, one per line
         # (sgl-project/sglang#25673), named by the flags only one engine has, as a container's
@@ -1396,6 +1402,22 @@ def _server_argv_of(argv: list[str], unexported: list[str]) -> list[str]:
 # no server flags.
 _SLIME_TRAINERS = ("train.py", "train_async.py")
 _SLIME_OWN = ("sglang-router-", "sglang-server-concurrency")
+
+
+def _own_env_names(command: list[str]) -> set[str]:
+    """The variables a server command's own words give the server: its leading `A=1` words, `env
+    A=1`, `sudo A=1`, a container runtime's `-e A=1` (_launch_environment, _given_env). bash passes
+    a prefix assignment to that command's environment (bash(1) SIMPLE COMMAND EXPANSION), export or
+    not."""
+    try:
+        _, start = detect_engine(command)
+    except LaunchParseError:
+        return set()
+    words = command[:start]
+    names = set(_launch_environment(words))
+    if _in_container(words):
+        names |= {word.partition("=")[0] for word in _given_env(words)}
+    return names
 
 
 class _CommentCut(LaunchParseError):
