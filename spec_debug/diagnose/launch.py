@@ -2412,7 +2412,10 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
         _refuse_launch_server_positional(argv, start)
         _refuse_underscore_flags(argv[start:])
         _refuse_sglang_one_dash(argv[start:])
-        return _sglang_config(tuple(argv), flags, env)
+        cfg = _sglang_config(tuple(argv), flags, env)
+        # (after the readers' own refusals, which name the fault more closely)
+        _refuse_stray_word(engine, argv, start, server)
+        return cfg
     if start and (argv[start - 1] == _KSERVE_HF_SERVER or re.search(r"kserve/huggingfaceserver(:|@|$)", argv[start - 1])):
         backend = flags.get("backend")
         if isinstance(backend, str) and backend not in ("vllm", "auto"):
@@ -2428,8 +2431,12 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
     if start and argv[start - 1] == "serve" and start < len(argv) and not argv[start].startswith("-"):
         # `vllm serve MODEL`: the positional is the model even when a --config file also says
         # `model:` (vllm/entrypoints/cli/serve.py: args.model = args.model_tag when given)
-        return _vllm_config(tuple(argv), {**flags, "model": argv[start]}, positionals, env, argv[start:], keywords)
-    return _vllm_config(tuple(argv), flags, positionals, env, argv[start:], keywords)
+        cfg = _vllm_config(tuple(argv), {**flags, "model": argv[start]}, positionals, env, argv[start:], keywords)
+    else:
+        cfg = _vllm_config(tuple(argv), flags, positionals, env, argv[start:], keywords)
+    if not keywords:
+        _refuse_stray_word(engine, argv, start, server)
+    return cfg
 
 
 _SPECFORGE_BENCH = "bench_eagle3.py"
@@ -2550,6 +2557,94 @@ def _refuse_launch_server_positional(argv: list[str], start: int) -> None:
         "argument (only `sglang serve MODEL` reads a first word as the model), so argparse exits with "
         f"'unrecognized arguments: {word}' and the server does not start",
         hint=f"write --model-path {word} (or start it as `sglang serve {word} ...`)")
+
+
+# Options that take exactly one value in every release of the engine that has them (SGLang
+# python/sglang/srt/server_args.py: `type=int` / `type=str` / `type=float` arguments, and since the
+# dataclass fields of srt/arg_groups/arg_utils.py `add_cli_args_from_dataclass` a scalar field, which
+# gets no nargs; vLLM vllm/engine/arg_utils.py and vllm/entrypoints/openai/cli_args.py: scalar
+# fields, --speculative-config one JSON word). A word after such an option's value is no value of it.
+_ONE_VALUE: dict[EngineName, frozenset[str]] = {
+    "sglang": frozenset({
+        "model-path", "model", "speculative-algorithm", "speculative-draft-model-path", "speculative-draft-model",
+        "speculative-num-steps", "speculative-eagle-topk", "speculative-num-draft-tokens", "tp-size",
+        "tensor-parallel-size", "tp", "dtype", "context-length", "page-size", "attention-backend",
+        "mem-fraction-static", "port", "host"}),
+    "vllm": frozenset({
+        "model", "speculative-config", "sc", "speculative-model", "num-speculative-tokens", "tensor-parallel-size",
+        "tp", "pipeline-parallel-size", "pp", "dtype", "max-model-len", "gpu-memory-utilization", "port", "host"}),
+}
+# What a user writes after a switch meaning to set it (`--trust-remote-code true`, a config file's
+# `trust-remote-code: true` turned into flags)
+_BOOLEAN_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "1", "0"})
+
+
+def _refuse_stray_word(engine: EngineName, argv: list[str], start: int, server_args: list[str]) -> None:
+    """Raises for a word the server's argparse reads as a positional argument where the command
+    takes none: a second word after an option of one value (`--speculative-num-steps 3 4`), or a
+    true/false word after a switch (`--trust-remote-code true`: SGLang's bool options are
+    action="store_true", srt/arg_groups/arg_utils.py "Bool → store_true"; vLLM's are
+    BooleanOptionalAction or store_true, vllm/engine/arg_utils.py get_kwargs; neither takes a value).
+    sglang.launch_server and `sglang serve` parse with `parser.parse_args` and no positional (the
+    model of `sglang serve MODEL` is turned into --model-path first, python/sglang/cli/serve.py);
+    `vllm serve` has one positional, the model, which FlexibleArgumentParser fills from `--model`
+    when that is given (vllm/utils/argparse_utils.py `parse_args`: "Move <model> to the front"). A
+    word left over makes argparse exit with "unrecognized arguments" (CPython Lib/argparse.py
+    `parse_args`), and the server does not start. Was: the word was dropped and the command audited
+    as if it ran. Only the servers started as themselves are judged (not KServe's parse_known_args,
+    Dynamo's or TRL's own parsers), and only where the word cannot be vLLM's model."""
+    program = argv[start - 1] if start else ""
+    if engine == "sglang":
+        if program not in ("sglang.launch_server", "sglang.launch_server.py", "serve"):
+            return
+    else:
+        image = re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", program) is not None
+        if program not in ("serve", "vllm.entrypoints.openai.api_server") and not image:
+            return
+        model_first = bool(server_args) and not str(server_args[0]).startswith("-")
+        if not model_first and not any(str(w) == "--model" or str(w).startswith("--model=") for w in server_args):
+            return
+    one_value = _ONE_VALUE[engine]
+    words = [str(word) for word in server_args]
+    for i, tok in enumerate(words):
+        if tok == "--":
+            return
+        if not tok.startswith("-") or len(tok) < 2 or _is_number(tok):
+            continue
+        name, eq, _ = tok.lstrip("-").partition("=")
+        if "." in name:
+            continue
+        name = name.replace("_", "-")
+        if name in one_value:
+            at = i + 1 if eq else i + 2
+            said = f"{tok} {words[i + 1]}" if not eq and i + 1 < len(words) else tok
+            if not eq and (i + 1 >= len(words) or (words[i + 1].startswith("-") and not _is_number(words[i + 1]))):
+                continue
+            why = f"--{name} takes one value"
+        elif not eq and _is_switch(name):
+            at, said, why = i + 1, tok, f"--{name} is a switch and takes no value"
+            if at >= len(words) or words[at].lower() not in _BOOLEAN_WORDS:
+                continue
+        else:
+            continue
+        if at >= len(words):
+            continue
+        word = words[at]
+        if (word.startswith("-") or not _MODEL_LIKE_WORD.fullmatch(word) or _EXPANDED_FLAGS.match(word)
+                or set(word) <= {"."} or (word.isupper() and word.lower() not in _BOOLEAN_WORDS)):
+            # (a flag, a placeholder `MODEL` / `...` of a doc, a shell expansion: not a stray word)
+            continue
+        takes = ("takes no positional argument" if engine == "sglang"
+                 else "takes one positional argument, the model, already given")
+        if why.endswith("no value"):
+            off = "leave it out to keep it off" if engine == "sglang" else f"write --no-{name} to turn it off"
+            hint = f"write {tok} alone to turn it on ({off})"
+        else:
+            hint = f"keep one value: {said}, or remove '{word}'"
+        raise LaunchParseError(
+            f"{engine}: '{word}' after {said} is no value of it: {why}, so argparse reads '{word}' as a "
+            f"positional argument, and the server {takes}: it exits with 'unrecognized arguments: {word}' and "
+            "does not start", hint=hint)
 
 
 def _refuse_flags_after_end_marker(engine: str, server_args: list[str]) -> None:
