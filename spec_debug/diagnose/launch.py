@@ -2601,9 +2601,9 @@ def _refuse_stray_word(engine: EngineName, argv: list[str], start: int, server_a
         image = re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", program) is not None
         if program not in ("serve", "vllm.entrypoints.openai.api_server") and not image:
             return
-        model_first = bool(server_args) and not str(server_args[0]).startswith("-")
-        if not model_first and not any(str(w) == "--model" or str(w).startswith("--model=") for w in server_args):
-            return
+    # (vLLM's positional is taken: the model is first, or --model, which is moved there)
+    filled = engine == "sglang" or (bool(server_args) and not str(server_args[0]).startswith("-")) or any(
+        str(w) == "--model" or str(w).startswith("--model=") for w in server_args)
     one_value = _ONE_VALUE[engine]
     words = [str(word) for word in server_args]
     for i, tok in enumerate(words):
@@ -2611,10 +2611,19 @@ def _refuse_stray_word(engine: EngineName, argv: list[str], start: int, server_a
             return
         if not tok.startswith("-") or len(tok) < 2 or _is_number(tok):
             continue
-        name, eq, _ = tok.lstrip("-").partition("=")
+        name, eq, given = tok.lstrip("-").partition("=")
         if "." in name:
             continue
         name = name.replace("_", "-")
+        if eq and tok.startswith("--") and _is_switch(name) and given.lower() in _BOOLEAN_WORDS:
+            # `--trust-remote-code=true`: a value glued to an option of no value is refused as it is
+            # read (CPython Lib/argparse.py `consume_optional`: "ignored explicit argument %r")
+            raise LaunchParseError(
+                f"{engine}: {tok}: --{name} is a switch and takes no value, so argparse exits with "
+                f"\"argument --{name}: ignored explicit argument '{given}'\" and the server does not start",
+                hint=_switch_hint(engine, name))
+        if not filled:
+            continue
         if name in one_value:
             at = i + 1 if eq else i + 2
             said = f"{tok} {words[i + 1]}" if not eq and i + 1 < len(words) else tok
@@ -2637,14 +2646,21 @@ def _refuse_stray_word(engine: EngineName, argv: list[str], start: int, server_a
         takes = ("takes no positional argument" if engine == "sglang"
                  else "takes one positional argument, the model, already given")
         if why.endswith("no value"):
-            off = "leave it out to keep it off" if engine == "sglang" else f"write --no-{name} to turn it off"
-            hint = f"write {tok} alone to turn it on ({off})"
+            hint = _switch_hint(engine, name)
         else:
             hint = f"keep one value: {said}, or remove '{word}'"
         raise LaunchParseError(
             f"{engine}: '{word}' after {said} is no value of it: {why}, so argparse reads '{word}' as a "
             f"positional argument, and the server {takes}: it exits with 'unrecognized arguments: {word}' and "
             "does not start", hint=hint)
+
+
+def _switch_hint(engine: EngineName, name: str) -> str:
+    """How to write a switch on and off: SGLang's are store_true (off unless written); vLLM's bool
+    config fields are BooleanOptionalAction, with a `--no-` twin for those whose default is on."""
+    off = ("leave it out to keep it off" if engine == "sglang"
+           else f"to turn it off leave it out, or write --no-{name} where the option is on by default")
+    return f"write --{name} alone to turn it on ({off})"
 
 
 def _refuse_flags_after_end_marker(engine: str, server_args: list[str]) -> None:

@@ -73,7 +73,8 @@ def test_vllm_switch_with_a_value_is_refused_with_its_no_twin() -> None:
         "vllm: 'False' after --enforce-eager is no value of it: --enforce-eager is a switch and takes no value, "
         "so argparse reads 'False' as a positional argument, and the server takes one positional argument, the "
         "model, already given: it exits with 'unrecognized arguments: False' and does not start; write "
-        "--enforce-eager alone to turn it on (write --no-enforce-eager to turn it off)")
+        "--enforce-eager alone to turn it on (to turn it off leave it out, or write --no-enforce-eager where the "
+        "option is on by default)")
 
 
 def test_vllm_model_flag_fills_the_positional_too() -> None:
