@@ -2612,10 +2612,14 @@ def _refuse_stray_word(engine: EngineName, argv: list[str], start: int, server_a
         if not tok.startswith("-") or len(tok) < 2 or _is_number(tok):
             continue
         name, eq, given = tok.lstrip("-").partition("=")
-        if "." in name:
+        # (`-O.level` is vLLM's -O with a value glued, not a dotted key)
+        dotted = "." in name and (tok.startswith("--") or name.startswith("sc."))
+        if "." in name and not dotted:
             continue
-        name = name.replace("_", "-")
-        if eq and tok.startswith("--") and _is_switch(name) and given.lower() in _BOOLEAN_WORDS:
+        if dotted and (engine != "vllm" or eq):
+            continue
+        name = name if dotted else name.replace("_", "-")
+        if eq and not dotted and tok.startswith("--") and _is_switch(name) and given.lower() in _BOOLEAN_WORDS:
             # `--trust-remote-code=true`: a value glued to an option of no value is refused as it is
             # read (CPython Lib/argparse.py `consume_optional`: "ignored explicit argument %r")
             raise LaunchParseError(
@@ -2624,12 +2628,14 @@ def _refuse_stray_word(engine: EngineName, argv: list[str], start: int, server_a
                 hint=_switch_hint(engine, name))
         if not filled:
             continue
-        if name in one_value:
+        if name in one_value or dotted:
+            # (vLLM's dotted key takes the next word whatever it is, and only it: vllm_dotted_flags)
             at = i + 1 if eq else i + 2
             said = f"{tok} {words[i + 1]}" if not eq and i + 1 < len(words) else tok
-            if not eq and (i + 1 >= len(words) or (words[i + 1].startswith("-") and not _is_number(words[i + 1]))):
+            if not eq and (i + 1 >= len(words) or (words[i + 1].startswith("-") and not _is_number(words[i + 1])
+                                                   and not dotted)):
                 continue
-            why = f"--{name} takes one value"
+            why = f"{tok} takes one value" if dotted else f"--{name} takes one value"
         elif not eq and _is_switch(name):
             at, said, why = i + 1, tok, f"--{name} is a switch and takes no value"
             if at >= len(words) or words[at].lower() not in _BOOLEAN_WORDS:

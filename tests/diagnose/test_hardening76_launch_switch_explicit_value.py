@@ -61,3 +61,4 @@ def test_switches_written_alone_and_valued_options_are_left_alone(command: str) 
     launch, findings = _audit(command)
     assert launch["found"]
     assert findings == []
+
