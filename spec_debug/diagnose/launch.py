@@ -1305,6 +1305,7 @@ def _server_argv_of(argv: list[str], unexported: list[str]) -> list[str]:
     commands = [c for c in (_unwrap_shell(_without_reserved_words(c)) for c in commands if c) if c]
     exported: list[str] = []
     servers: list[list[str]] = []
+    own_env: dict[int, set[str]] = {}  # (by id of a server in `servers`: the names its own words assign)
     unit_env = service_environment(commands)
     allexport = False
     # (one look over the words: a log of thousands of lines is thousands of "commands")
@@ -1355,6 +1356,7 @@ def _server_argv_of(argv: list[str], unexported: list[str]) -> list[str]:
         # what the shell exported comes first: an `env -i`, `env -u` or a `sudo` in the command
         # applies to it (_launch_environment)
         servers.append(inherited + command if inherited else command)
+        own_env[id(servers[-1])] = _own_env_names(command)
     # A prefill/decode pair started from one script (`... --disaggregation-mode prefill & ...
     # --disaggregation-mode decode --speculative-algorithm EAGLE ... &`; DeepSeek MTP deployments
     # put the speculative flags on the decode server): the one that speculates is audited, as
@@ -1362,13 +1364,17 @@ def _server_argv_of(argv: list[str], unexported: list[str]) -> list[str]:
     # (`vllm serve --help | grep speculative` above the real command prints help and exits: no
     # server, unless it is all the text has)
     servers = [s for s in servers if not _asks_for_help(s)] + [s for s in servers if _asks_for_help(s)]
-    for server in servers:
-        if any(SPECULATIVE_FLAG.match(tok) for tok in server):
-            return server
-    if servers:
+    picked = next((server for server in servers if any(SPECULATIVE_FLAG.match(tok) for tok in server)), None)
+    if picked is None and servers:
         _refuse_flags_cut_by_a_comment(servers[0], [(commands_before[i], by) for i, by in cut_at
                                                     if i < len(commands_before)])
-        return servers[0]
+        picked = servers[0]
+    if picked is not None:
+        # a name the server's own command assigns (`SGLANG_ENABLE_SPEC_V2=1 python -m ...`, `env
+        # A=1 ...`, `docker run -e A=1 ...`) reaches it whether or not a bare line above exported it
+        own = own_env.get(id(picked), set())
+        unexported[:] = [name for name in unexported if name not in own]
+        return picked
     for command in commands:
         # the "key launch parameters" of an issue report: the server's flags alone, one per line
         # (sgl-project/sglang#25673), named by the flags only one engine has, as a container's
@@ -1396,6 +1402,22 @@ def _server_argv_of(argv: list[str], unexported: list[str]) -> list[str]:
 # no server flags.
 _SLIME_TRAINERS = ("train.py", "train_async.py")
 _SLIME_OWN = ("sglang-router-", "sglang-server-concurrency")
+
+
+def _own_env_names(command: list[str]) -> set[str]:
+    """The variables a server command's own words give the server: its leading `A=1` words, `env
+    A=1`, `sudo A=1`, a container runtime's `-e A=1` (_launch_environment, _given_env). bash passes
+    a prefix assignment to that command's environment (bash(1) SIMPLE COMMAND EXPANSION), export or
+    not."""
+    try:
+        _, start = detect_engine(command)
+    except LaunchParseError:
+        return set()
+    words = command[:start]
+    names = set(_launch_environment(words))
+    if _in_container(words):
+        names |= {word.partition("=")[0] for word in _given_env(words)}
+    return names
 
 
 class _CommentCut(LaunchParseError):
@@ -2390,7 +2412,10 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
         _refuse_launch_server_positional(argv, start)
         _refuse_underscore_flags(argv[start:])
         _refuse_sglang_one_dash(argv[start:])
-        return _sglang_config(tuple(argv), flags, env)
+        cfg = _sglang_config(tuple(argv), flags, env)
+        # (after the readers' own refusals, which name the fault more closely)
+        _refuse_stray_word(engine, argv, start, server)
+        return cfg
     if start and (argv[start - 1] == _KSERVE_HF_SERVER or re.search(r"kserve/huggingfaceserver(:|@|$)", argv[start - 1])):
         backend = flags.get("backend")
         if isinstance(backend, str) and backend not in ("vllm", "auto"):
@@ -2406,8 +2431,12 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
     if start and argv[start - 1] == "serve" and start < len(argv) and not argv[start].startswith("-"):
         # `vllm serve MODEL`: the positional is the model even when a --config file also says
         # `model:` (vllm/entrypoints/cli/serve.py: args.model = args.model_tag when given)
-        return _vllm_config(tuple(argv), {**flags, "model": argv[start]}, positionals, env, argv[start:], keywords)
-    return _vllm_config(tuple(argv), flags, positionals, env, argv[start:], keywords)
+        cfg = _vllm_config(tuple(argv), {**flags, "model": argv[start]}, positionals, env, argv[start:], keywords)
+    else:
+        cfg = _vllm_config(tuple(argv), flags, positionals, env, argv[start:], keywords)
+    if not keywords:
+        _refuse_stray_word(engine, argv, start, server)
+    return cfg
 
 
 _SPECFORGE_BENCH = "bench_eagle3.py"
@@ -2528,6 +2557,116 @@ def _refuse_launch_server_positional(argv: list[str], start: int) -> None:
         "argument (only `sglang serve MODEL` reads a first word as the model), so argparse exits with "
         f"'unrecognized arguments: {word}' and the server does not start",
         hint=f"write --model-path {word} (or start it as `sglang serve {word} ...`)")
+
+
+# Options that take exactly one value in every release of the engine that has them (SGLang
+# python/sglang/srt/server_args.py: `type=int` / `type=str` / `type=float` arguments, and since the
+# dataclass fields of srt/arg_groups/arg_utils.py `add_cli_args_from_dataclass` a scalar field, which
+# gets no nargs; vLLM vllm/engine/arg_utils.py and vllm/entrypoints/openai/cli_args.py: scalar
+# fields, --speculative-config one JSON word). A word after such an option's value is no value of it.
+_ONE_VALUE: dict[EngineName, frozenset[str]] = {
+    "sglang": frozenset({
+        "model-path", "model", "speculative-algorithm", "speculative-draft-model-path", "speculative-draft-model",
+        "speculative-num-steps", "speculative-eagle-topk", "speculative-num-draft-tokens", "tp-size",
+        "tensor-parallel-size", "tp", "dtype", "context-length", "page-size", "attention-backend",
+        "mem-fraction-static", "port", "host"}),
+    "vllm": frozenset({
+        "model", "speculative-config", "sc", "speculative-model", "num-speculative-tokens", "tensor-parallel-size",
+        "tp", "pipeline-parallel-size", "pp", "dtype", "max-model-len", "gpu-memory-utilization", "port", "host"}),
+}
+# What a user writes after a switch meaning to set it (`--trust-remote-code true`, a config file's
+# `trust-remote-code: true` turned into flags)
+_BOOLEAN_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "1", "0"})
+
+
+def _refuse_stray_word(engine: EngineName, argv: list[str], start: int, server_args: list[str]) -> None:
+    """Raises for a word the server's argparse reads as a positional argument where the command
+    takes none: a second word after an option of one value (`--speculative-num-steps 3 4`), or a
+    true/false word after a switch (`--trust-remote-code true`: SGLang's bool options are
+    action="store_true", srt/arg_groups/arg_utils.py "Bool → store_true"; vLLM's are
+    BooleanOptionalAction or store_true, vllm/engine/arg_utils.py get_kwargs; neither takes a value).
+    sglang.launch_server and `sglang serve` parse with `parser.parse_args` and no positional (the
+    model of `sglang serve MODEL` is turned into --model-path first, python/sglang/cli/serve.py);
+    `vllm serve` has one positional, the model, which FlexibleArgumentParser fills from `--model`
+    when that is given (vllm/utils/argparse_utils.py `parse_args`: "Move <model> to the front"). A
+    word left over makes argparse exit with "unrecognized arguments" (CPython Lib/argparse.py
+    `parse_args`), and the server does not start. Was: the word was dropped and the command audited
+    as if it ran. Only the servers started as themselves are judged (not KServe's parse_known_args,
+    Dynamo's or TRL's own parsers), and only where the word cannot be vLLM's model."""
+    program = argv[start - 1] if start else ""
+    if engine == "sglang":
+        if program not in ("sglang.launch_server", "sglang.launch_server.py", "serve"):
+            return
+    else:
+        image = re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", program) is not None
+        if program not in ("serve", "vllm.entrypoints.openai.api_server") and not image:
+            return
+    # (vLLM's positional is taken: the model is first, or --model, which is moved there)
+    filled = engine == "sglang" or (bool(server_args) and not str(server_args[0]).startswith("-")) or any(
+        str(w) == "--model" or str(w).startswith("--model=") for w in server_args)
+    one_value = _ONE_VALUE[engine]
+    words = [str(word) for word in server_args]
+    for i, tok in enumerate(words):
+        if tok == "--":
+            return
+        if not tok.startswith("-") or len(tok) < 2 or _is_number(tok):
+            continue
+        name, eq, given = tok.lstrip("-").partition("=")
+        # (`-O.level` is vLLM's -O with a value glued, not a dotted key)
+        dotted = "." in name and (tok.startswith("--") or name.startswith("sc."))
+        if "." in name and not dotted:
+            continue
+        if dotted and (engine != "vllm" or eq):
+            continue
+        name = name if dotted else name.replace("_", "-")
+        if eq and not dotted and tok.startswith("--") and _is_switch(name) and given.lower() in _BOOLEAN_WORDS:
+            # `--trust-remote-code=true`: a value glued to an option of no value is refused as it is
+            # read (CPython Lib/argparse.py `consume_optional`: "ignored explicit argument %r")
+            raise LaunchParseError(
+                f"{engine}: {tok}: --{name} is a switch and takes no value, so argparse exits with "
+                f"\"argument --{name}: ignored explicit argument '{given}'\" and the server does not start",
+                hint=_switch_hint(engine, name))
+        if not filled:
+            continue
+        if name in one_value or dotted:
+            # (vLLM's dotted key takes the next word whatever it is, and only it: vllm_dotted_flags)
+            at = i + 1 if eq else i + 2
+            said = f"{tok} {words[i + 1]}" if not eq and i + 1 < len(words) else tok
+            if not eq and (i + 1 >= len(words) or (words[i + 1].startswith("-") and not _is_number(words[i + 1])
+                                                   and not dotted)):
+                continue
+            why = f"{tok} takes one value" if dotted else f"--{name} takes one value"
+        elif not eq and _is_switch(name):
+            at, said, why = i + 1, tok, f"--{name} is a switch and takes no value"
+            if at >= len(words) or words[at].lower() not in _BOOLEAN_WORDS:
+                continue
+        else:
+            continue
+        if at >= len(words):
+            continue
+        word = words[at]
+        if (word.startswith("-") or not _MODEL_LIKE_WORD.fullmatch(word) or _EXPANDED_FLAGS.match(word)
+                or set(word) <= {"."} or (word.isupper() and word.lower() not in _BOOLEAN_WORDS)):
+            # (a flag, a placeholder `MODEL` / `...` of a doc, a shell expansion: not a stray word)
+            continue
+        takes = ("takes no positional argument" if engine == "sglang"
+                 else "takes one positional argument, the model, already given")
+        if why.endswith("no value"):
+            hint = _switch_hint(engine, name)
+        else:
+            hint = f"keep one value: {said}, or remove '{word}'"
+        raise LaunchParseError(
+            f"{engine}: '{word}' after {said} is no value of it: {why}, so argparse reads '{word}' as a "
+            f"positional argument, and the server {takes}: it exits with 'unrecognized arguments: {word}' and "
+            "does not start", hint=hint)
+
+
+def _switch_hint(engine: EngineName, name: str) -> str:
+    """How to write a switch on and off: SGLang's are store_true (off unless written); vLLM's bool
+    config fields are BooleanOptionalAction, with a `--no-` twin for those whose default is on."""
+    off = ("leave it out to keep it off" if engine == "sglang"
+           else f"to turn it off leave it out, or write --no-{name} where the option is on by default")
+    return f"write --{name} alone to turn it on ({off})"
 
 
 def _refuse_flags_after_end_marker(engine: str, server_args: list[str]) -> None:

@@ -166,9 +166,16 @@ def served_speculator(cfg: LaunchConfig, served_raw: Any) -> LaunchConfig:
     the speculator's own, {"method": speculators_model_type, "num_speculative_tokens":
     proposal_methods[0].speculative_tokens, "model": the speculator} (peagle: method eagle3 with
     parallel_drafting) (vllm/transformers_utils/config.py `maybe_override_with_speculators`,
-    configs/speculators/base.py `build_vllm_speculative_config`). A command that also writes
-    --speculative-config is left as written."""
-    if cfg.engine != "vllm" or cfg.speculative_config is not None or not isinstance(served_raw, dict):
+    configs/speculators/base.py `build_vllm_speculative_config`). A --speculative-config written
+    with it does not replace that: vLLM asks the served model first whatever the command says
+    (vllm/engine/arg_utils.py `create_engine_config` calls maybe_override_with_speculators with it
+    as `vllm_speculative_config`), and since vllm-project/vllm PR #42376 lays the written keys over
+    the speculator's own, `model` and `method` kept the speculator's (tests/transformers_utils/
+    test_speculators_override.py); the releases before it drop the written config whole, so there
+    a written num_speculative_tokens is the speculator's instead. Was: a command that wrote one was
+    read as written, the speculator taken for the target, and `'{"attention_backend": ...}'` alone
+    refused for lacking num_speculative_tokens."""
+    if cfg.engine != "vllm" or not isinstance(served_raw, dict):
         return cfg
     kind, k = served_raw.get("speculators_model_type"), vllm_served_tokens(served_raw)
     if not isinstance(kind, str) or not kind or k is None:
@@ -180,6 +187,11 @@ def served_speculator(cfg: LaunchConfig, served_raw: Any) -> LaunchConfig:
     spec: dict[str, Any] = {"method": method, "model": cfg.target_model, "num_speculative_tokens": k}
     if kind == "peagle":
         spec["parallel_drafting"] = True
+    written = cfg.speculative_config or {}
+    spec = {**spec, **{key: value for key, value in written.items() if key not in ("model", "method")}}
+    if "num_speculative_tokens" in written and cfg.num_steps is not None:
+        k = cfg.num_steps
+    spec["num_speculative_tokens"] = k
     return replace(cfg, target_model=verifier if isinstance(verifier, str) and verifier else cfg.target_model,
                    draft_model=cfg.target_model, algorithm=method.upper(), num_steps=k, topk=1,
                    num_draft_tokens=k + 1, speculative_config=spec)
@@ -215,9 +227,10 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     models = host.get("models") or {}
     draft_path, draft_raw = _config(models, cfg.draft_model)
     target_path, target_raw = _config(models, cfg.target_model)
-    if cfg.draft_model is None and target_raw and target_raw.get("speculators_model_type"):
+    if (cfg.draft_model is None or cfg.engine == "vllm") and target_raw and target_raw.get("speculators_model_type"):
         # `vllm serve <speculator>`: the served model is the draft; its config names the
-        # verifier (speculators README; vLLM configs/speculators/base.py).
+        # verifier (speculators README; vLLM configs/speculators/base.py), whatever draft a
+        # --speculative-config written with it names (served_speculator).
         draft_path, draft_raw = target_path, target_raw
         verifier = ((target_raw.get("speculators_config") or {}).get("verifier") or {}).get("name_or_path")
         target_path, target_raw = _config(models, verifier)
@@ -485,7 +498,7 @@ def check(ctx: Any) -> list[Finding]:
     cfg = with_server_env(parse_launch_command(command), launch.get("server_env"))
     if launch.get("unexported"):
         cfg = replace(cfg, unexported=tuple(launch["unexported"]))
-    if cfg.draft_model is None and launch.get("draft_model"):
+    if launch.get("draft_model") and (cfg.draft_model is None or cfg.target_model == launch["draft_model"]):
         cfg = served_speculator(cfg, launch.get("draft_config"))  # parse() read the served speculator
     notes: list[Finding] = []
     unread = config_file_path(list(cfg.argv))
