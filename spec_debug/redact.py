@@ -1799,6 +1799,48 @@ class StreamRedactor:
             return bytes(out)
 
 
+class LineMaskingRedactor:
+    """Masks every line of a byte stream whole, as mask_lines does a text: the output of a command
+    that prints a secret's value bare (secret_commands.prints_secret_value: `vault kv get
+    -field=password`), which no pattern knows for one. Each line with text becomes MASK, its line
+    end kept (how many lines it printed stays); nothing is held back."""
+
+    def __init__(self) -> None:
+        self._masked = False  # MASK written for the line now being read
+        self._cr = False  # the line's text so far ends in "\r", kept before its "\n"
+
+    def feed(self, data: bytes) -> bytes:
+        out = bytearray()
+        parts = data.split(b"\n")
+        for i, part in enumerate(parts):
+            if part:
+                # a "\r" held from before, more text after it: the line's own (a progress bar's)
+                if not self._masked and (self._cr or part.rstrip(b"\r") or len(part) > 1):
+                    out += _MASK_BYTES
+                    self._masked = True
+                self._cr = part.endswith(b"\r")
+            if i < len(parts) - 1:
+                out += b"\r\n" if self._cr else b"\n"
+                self._masked = self._cr = False
+        return bytes(out)
+
+    def close(self) -> bytes:
+        return b"\r" if self._cr else b""
+
+
+_MASK_BYTES = MASK.encode()
+
+
+def mask_lines(text: str) -> str:
+    """``text`` with each line that holds text masked whole, its line end ("\n", "\r\n") kept."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        body = line[:-1] if line.endswith("\r") else line
+        if body:
+            lines[i] = MASK + line[len(body):]
+    return "\n".join(lines)
+
+
 def _unterminated_key(text: str) -> re.Match[str] | None:
     """The first BEGIN PRIVATE KEY marker with no END after it (pairs match lazily, as in _PATTERNS)."""
     at = 0
