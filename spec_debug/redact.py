@@ -648,6 +648,24 @@ _DOCKERFILE_LEGACY = re.compile(r"(?m)^[ \t]*(?:ENV|ARG)[ \t]+(?!(?i:" + _TOKENI
                                 + r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![$\"'])[^\s][^\r\n]*?)(?=[ \t]*(?:\r?\n|\Z))")
 """A Dockerfile's ENV or ARG in the legacy form, a space between the name and the value (_TOOL_PATTERNS)."""
 
+_SECRET_PAYLOAD = re.compile(
+    r"""payload(?<=\bpayload)["']?[ \t]*(?::[ \t]*\{|\{|:[ \t]*\r?\n)\s{0,200}?["']?data["']?[ \t]*:[ \t]*"""
+    r"""(?P<secret>"(?:[^"\\\n]|\\.)+"|'[^'\n]+'|[A-Za-z0-9+/_-]+={0,2})"""
+    r"""(?=[ \t]*,?[ \t]*(?:\r?\n[ \t]*)?(?:["']?data_?[cC]rc32c|\}|\Z)|[ \t]*(?:\r?\n(?![ \t])|\Z))""")
+"""A Google Secret Manager secret version's payload, its `data` (the secret, base64 in JSON and
+YAML): `gcloud secrets versions access latest --secret=hf-token --format=json` prints {"name":
+"projects/P/secrets/hf-token/versions/3", "payload": {"data": "<base64>", "dataCrc32c": "..."}}
+(cloud.google.com/secret-manager/docs/reference/rest/v1/projects.secrets.versions/access:
+SecretPayload, its fields data and dataCrc32c), `--format=yaml` `payload:` then `  data: ...`, and
+the Python client's response printed (protobuf's text format) `payload {` then `  data: "..."`. No
+secret's name is there; the base64 decodes to the HF token or API key. Only a payload that is a
+SecretPayload: its `data` first, then its dataCrc32c or the mapping's end."""
+
+
+_PAYLOAD_DATA = re.compile(r"payload[\"']?[ \t]*(?::[ \t]*\{|\{|:[ \t]*\r?\n)\s{0,200}?[\"']?data[\"']?[ \t]*:").search
+"""_SECRET_PAYLOAD's head, for the gate (lowered text): a Codex rollout's every line holds "payload"."""
+
+
 _ENV_FALLBACK = re.compile(r"(?i)(?<![A-Z0-9_-])(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?"
                            r"|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=(?![=>])|:)\s*"
                            r"(?=(?:os\.)?(?-i:environ|getenv)|(?-i:process\.env|ENV)[.\[]|(?-i:env)\s*\()"
@@ -1131,6 +1149,8 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("SIG%", _URL_SIGNATURE),
     ("Sig%", _URL_SIGNATURE),
     # A secret's default after a read of the environment (_ENV_FALLBACK).
+    # A Secret Manager secret version's payload data (_SECRET_PAYLOAD).
+    ("payload", _SECRET_PAYLOAD),
     ("environ", _ENV_FALLBACK),
     ("getenv", _ENV_FALLBACK),
     ("process.env", _ENV_FALLBACK),
@@ -1398,7 +1418,8 @@ def _may_need_named(text: str) -> bool:
     # or an Azure SAS token alone (`az storage blob generate-sas -o tsv`: `se=...&sp=r&sv=...&sig=...`)
     # (a docker config's "auths": _DOCKER_AUTH)
     # (an SSM parameter's "SecureString": _SecureStringValue)
-    return ("secret" in low or "securestring" in low or "auth" in low and ("authorization" in low or '"auths"' in low) or "://" in low or "wandb" in low
+    # (a Secret Manager payload's "data": _SECRET_PAYLOAD)
+    return ("secret" in low or "securestring" in low or "payload" in low and _PAYLOAD_DATA(low) is not None or "auth" in low and ("authorization" in low or '"auths"' in low) or "://" in low or "wandb" in low
             or "sig" in low and ("signature%" in low or "sig%" in low or "&sig=" in low or "?sig=" in low)
             or "mongo" in low and " -p" in low or "ldap" in low and " -w" in low
             or "%" in low and ("smb" in low or "rpcclient" in low or "net " in low)
@@ -1532,8 +1553,14 @@ def redact_value(value: Any, key: str | None = None) -> Any:
         if key is not None and type(value.get("value")) is str and value["value"] and is_secret_name(key):
             # a mapping under a secret's name holds it as its "value" (_ValueInObject: terraform output -json)
             return {**_redact_dict(value), "value": MASK}
+        if key == "payload" and type(value.get("data")) is str and value["data"] and value.keys() <= _SECRET_PAYLOAD_KEYS:
+            # a Secret Manager secret version's payload (_SECRET_PAYLOAD), parsed
+            return {**value, "data": MASK}
         return _redact_dict(value)
     return value
+
+
+_SECRET_PAYLOAD_KEYS = {"data", "dataCrc32c", "data_crc32c"}
 
 
 # The walks below do per item what redact_value does, without a call for each number, None or
