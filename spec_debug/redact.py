@@ -915,19 +915,11 @@ class _AzKeyTable(_Scoped):
                   if name in _TABLE_KEY_COLUMNS or name == "Value" and "KeyName" in names]
         if not wanted:
             return
-        pos = end + 1
-        for _ in range(100):  # a table's rows, to the first blank line
-            if pos >= len(text):
-                return
-            row_end = text.find("\n", pos)
-            row_end = len(text) if row_end < 0 else row_end
-            if not text[pos:row_end].strip():
-                return
+        for pos, row_end in _table_rows(text, end + 1, 100):
             for i in wanted:
                 m = _TABLE_KEY_CELL.match(text, pos + columns[i][0], row_end)
                 if m is not None:
                     yield m
-            pos = row_end + 1
 
 
     @staticmethod
@@ -937,19 +929,26 @@ class _AzKeyTable(_Scoped):
         of dashes, `password    ...`, `token    ...`), `vault read database/creds/ro` a dynamic
         secret's `password` (developer.hashicorp.com, vault kv get, "-format=table" the default).
         No "=" or ":" stands between the key and its value."""
-        for _ in range(1000):  # a table's rows, to the first blank line
-            if pos >= len(text):
-                return
-            row_end = text.find("\n", pos)
-            row_end = len(text) if row_end < 0 else row_end
-            if not text[pos:row_end].strip():
-                return
+        for pos, row_end in _table_rows(text, pos, 1000):
             key = text[pos:pos + column]
             if key[-1:] in (" ", "\t") and is_secret_name(key.strip()):
                 m = _VAULT_CELL(text, pos + column, row_end)
                 if m is not None:
                     yield m
-            pos = row_end + 1
+
+
+def _table_rows(text: str, pos: int, most: int):
+    """(start, end) of each row of a table whose rows begin at ``pos``, to the first blank line
+    (or the text's end), ``most`` rows at most."""
+    for _ in range(most):
+        if pos >= len(text):
+            return
+        row_end = text.find("\n", pos)
+        row_end = len(text) if row_end < 0 else row_end
+        if not text[pos:row_end].strip():
+            return
+        yield pos, row_end
+        pos = row_end + 1
 
 
 _VAULT_CELL = re.compile(r"(?P<secret>(?!\$|<nil>|n/a\b)\S(?:[^\r\n]*\S)?)[ \t]*\r?$").match
