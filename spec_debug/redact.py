@@ -855,7 +855,7 @@ _TSV_KEY_FIELD = re.compile(r"(?<![^\t\n])(?P<secret>[A-Za-z0-9+/]{40,}={0,2})(?
 _TABLE_KEY_COLUMNS = frozenset(("PrimaryKey", "SecondaryKey", "Key1", "Key2"))
 
 
-class _AzKeyTable(_Scoped):
+class _AzKeyTable(_FoundValues):
     """An Azure account's keys in the az CLI's `-o table` and `-o tsv` output, where no name stands
     before each key: `az storage account keys list -o table` prints the columns KeyName,
     Permissions and Value (knack's table output: tabulate's "simple" format, the headers' first
@@ -865,14 +865,19 @@ class _AzKeyTable(_Scoped):
     _KEY1_KEY2 and _PRIMARY_SECONDARY read the JSON; the same keys stood in clear in a table. A table's
     column is read by the span of its dashes, a Value column only beside a KeyName one; a TSV row
     only with a field key1, key2, kerb1 or kerb2 and a field FULL or READ, its fields of 40 or more
-    characters of base64 the keys (an account key is 88)."""
+    characters of base64 the keys (an account key is 88).
+    ``spans`` reaches back from a table's value to its header, so that a stream's cut does not part
+    the rows from the header and dashes that say which column is a key: cut there, the rows were
+    read in the next block as lines of text, and a spilled artifact kept the keys (and a vault
+    table's password) in clear."""
 
     __slots__ = ()
 
     def __init__(self) -> None:
         pass
 
-    def finditer(self, text: str):
+    def _found(self, text: str):
+        """(the start of the table's header, or of the TSV row; the match of a key) of each, in order."""
         found = []
         at = text.find("\n--")
         while at >= 0:
@@ -880,7 +885,8 @@ class _AzKeyTable(_Scoped):
             end = text.find("\n", start)
             end = len(text) if end < 0 else end
             if _TABLE_DASHES(text, start, end) is not None:
-                found.extend(self._table(text, at, start, end))
+                header_start = text.rfind("\n", 0, at) + 1
+                found.extend((header_start, m) for m in self._table(text, at, start, end))
             at = text.find("\n--", end)
         if "\t" in text:
             for literal in ("\tFULL", "FULL\t", "\tREAD", "READ\t"):
@@ -891,15 +897,14 @@ class _AzKeyTable(_Scoped):
                     line_end = len(text) if line_end < 0 else line_end
                     fields = text[line_start:line_end].rstrip("\r").split("\t")
                     if ("FULL" in fields or "READ" in fields) and any(f in ("key1", "key2", "kerb1", "kerb2") for f in fields):
-                        for m in _TSV_KEY_FIELD.finditer(text, line_start, line_end):
-                            found.append(m)
+                        found.extend((line_start, m) for m in _TSV_KEY_FIELD.finditer(text, line_start, line_end))
                     at = text.find(literal, line_end)
-        found.sort(key=lambda m: m.start())
+        found.sort(key=lambda found_at: found_at[1].start())
         last = -1
-        for m in found:  # a row found by two literals is yielded once
+        for start, m in found:  # a row found by two literals is yielded once
             if m.start() >= last:
                 last = m.end()
-                yield m
+                yield start, m
 
     @staticmethod
     def _table(text: str, at: int, start: int, end: int):
@@ -1728,7 +1733,7 @@ _PEM_END_HOLD = 256
 """Characters kept back while inside a key: an END marker split across two reads is still seen."""
 
 
-_SPANNING = (_BlockUnderSecret, _PairBlockValue, _ValueInObject, _SecureStringValue)
+_SPANNING = (_BlockUnderSecret, _PairBlockValue, _ValueInObject, _SecureStringValue, _AzKeyTable)
 """Patterns whose ``spans`` reach back to the name a stream's cut must not part from the value."""
 
 
