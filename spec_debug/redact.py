@@ -1106,7 +1106,11 @@ class _SecureStringValue(_FoundValues):
     and get-parameters-by-path a list of them), as a session on an EC2 GPU host reads its HF token or
     API key. The type says it is a secret, whatever the parameter's name (`/prod/llm/key`); the value
     stood in clear. Found from each "SecureString" (a fast scan), in the mapping whose "{" is the last
-    before it, no "}" between, to its "}"."""
+    before it, no "}" between, to its "}".
+    And as `--output yaml` prints it (`Type: SecureString`, then `Value: <the secret>` at the same
+    indentation, in the same mapping) and `--output text` (a row `PARAMETER<TAB>ARN<TAB>...<TAB>
+    SecureString<TAB><the secret><TAB>3`: the CLI writes a row's fields in the order of their keys
+    sorted, Type then Value; aws-cli awscli/text.py), which the JSON's "{" did not find."""
 
     __slots__ = ()
 
@@ -1114,9 +1118,20 @@ class _SecureStringValue(_FoundValues):
         self._inner = _SECURE_STRING_VALUE.finditer
 
     def _found(self, text: str):
-        """(the "{" of the parameter's mapping, the match of its Value) of each, in order."""
+        """(the "{" of the parameter's mapping, or its first line; the match of its Value) of each, in order."""
         at, last = text.find("SecureString"), -1
         while at >= 0:
+            line_start = text.rfind("\n", 0, at) + 1
+            tsv = text[at - 1:at] == "\t" and text[at + 12:at + 13] == "\t" and text.startswith("PARAMETER", line_start)
+            m = _TSV_SECURE_VALUE(text, at + 12) if tsv else None
+            if m is None and not tsv:  # the span from the type's line: a cut falls before it, not after
+                m = _yaml_secure_value(text, line_start, at)
+            if m is not None:
+                if m.start() >= last:
+                    last = m.end()
+                    yield line_start, m
+                at = text.find("SecureString", at + 12)
+                continue
             brace = text.rfind("{", max(0, at - 4000), at)
             if brace >= 0 and text.rfind("}", brace, at) < 0:
                 close = text.find("}", at, at + 4000)
@@ -1129,6 +1144,37 @@ class _SecureStringValue(_FoundValues):
 
 
 _SECURE_STRING = _SecureStringValue()
+
+_TSV_SECURE_VALUE = re.compile(r"\t(?P<secret>(?!\$)[^\t\r\n]+)").match
+_YAML_TYPE_LINE = re.compile(r"(?P<ind>[ \t]*)(?:-[ \t]+)?Type:[ \t]*[\"']?SecureString[\"']?[ \t]*\r?").fullmatch
+_YAML_SECURE_VALUE = re.compile(r"[ \t]*Value:[ \t]*(?P<secret>\"(?:[^\"\\\n]|\\.)+\"|'[^'\n]+'|(?![|>$\s])[^\r\n]*[^\s])[ \t]*\r?$",
+                                re.M).match
+
+
+def _yaml_secure_value(text: str, line_start: int, at: int) -> re.Match[str] | None:
+    """The match of the `Value:` in the YAML mapping whose `Type: SecureString` line starts at
+    ``line_start`` (``at``: its "SecureString"); None if the line is no such key. The CLI sorts
+    the keys: Value comes after Type, Version after it."""
+    end = text.find("\n", at)
+    end = len(text) if end < 0 else end
+    head = _YAML_TYPE_LINE(text, line_start, end)
+    if head is None:
+        return None
+    indent = len(head.group()) - len(head.group().lstrip(" \t-"))  # the column of its keys
+    pos = end + 1
+    for _ in range(32):  # on to its Value (Version follows it)
+        if pos >= len(text):
+            break
+        row_end = text.find("\n", pos)
+        row_end = len(text) if row_end < 0 else row_end
+        line = text[pos:row_end]
+        body = line.lstrip(" \t")
+        if len(line) - len(body) != indent or body.startswith("- "):
+            break
+        if body.startswith("Value:"):
+            return _YAML_SECURE_VALUE(text, pos, row_end + 1 if row_end < len(text) else row_end)
+        pos = row_end + 1
+    return None
 
 
 _KEY1_KEY2 = _Scoped(r"\{[^{}]{0,1000}?[\"']key2[\"'][^{}]{0,1000}\}",
