@@ -77,21 +77,35 @@ _REDIRECTIONS = {">", ">>", ">|", "&>", "&>>", ">&", "<", "<<", "<<<", "<&"}
 
 
 def _script_prints(tokens: list[str]) -> bool:
-    """Whether a command among ``tokens`` (a script) sends a secret's value to its output."""
+    """Whether a command among ``tokens`` (a script) sends a secret's value to its output: itself,
+    or echo/printf of it (`echo "$(vault kv get -field=password ...)"`, or of a variable set to it
+    earlier in the script: `DB_PASS=$(vault kv get -field=password db); echo "$DB_PASS"`)."""
+    secret_vars: list[str] = []
     for pipeline in _pipelines(tokens):
         printing = False
         for words, nested, redirected in pipeline:
+            from_secret = bool(nested) and any(_script_prints(n) for n in nested)
+            if from_secret:  # `NAME=$(...)`, `export NAME="$(...)"`: NAME holds the value
+                secret_vars += [m.group(1) for m in map(_ASSIGNED, words) if m is not None]
             words = _command_words(words)
             if printing:
                 printing = _passes_on(words)
             if not printing:
-                printing = _prints_value(words) or (
-                    bool(words) and words[0] in ("echo", "printf") and any(_script_prints(n) for n in nested))
+                printing = _prints_value(words) or bool(words) and words[0] in ("echo", "printf") and (
+                    from_secret or any(_names_var(" ".join(words[1:]), name) for name in secret_vars))
             if redirected:
                 printing = False
         if printing:
             return True
     return False
+
+
+_ASSIGNED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(?:$|\$\(|`)").match
+
+
+def _names_var(text: str, name: str) -> bool:
+    """Whether ``text`` (words joined by spaces, a lone "$" its own word) expands ``name``."""
+    return re.search(r"\$ ?\{?" + re.escape(name) + r"(?![A-Za-z0-9_])", text) is not None
 
 
 def _pipelines(tokens: list[str]):
