@@ -25,7 +25,7 @@ import shlex
 
 from spec_debug.redact import is_secret_name
 
-_GATE = ("secret", "ssm", "vault", "output", "jq", "yq", "bao")
+_GATE = ("secret", "ssm", "vault", "output", "jq", "yq", "bao", "token", "key", "pass", "pwd")
 """Words one of the commands below holds (a step's command is read once per step: cheap)."""
 
 _WRAPPERS = {"sudo", "env", "command", "exec", "nohup", "time", "timeout", "stdbuf", "nice", "!", "{", "then", "do",
@@ -233,7 +233,23 @@ def _prints_value(words: list[str]) -> bool:
         return _kubectl(words)
     if name in ("jq", "gojq", "yq"):
         return _jq(words)
+    if name in ("cat", "head", "tail"):
+        return any(_secret_file(w) for w in words[1:] if not w.startswith("-"))
     return False
+
+
+def _secret_file(path: str) -> bool:
+    """A file that holds one secret, its value alone: one that Docker or Kubernetes mounts a secret
+    as (`/run/secrets/<name>`: docs.docker.com, "Manage sensitive data with Docker secrets"; a
+    Secret's volume, each key a file), or one named for a secret (`~/.vllm_api_key`,
+    `/etc/vllm/api-key.txt`, `~/.cache/huggingface/token`), read with `cat /run/secrets/hf_token`
+    to see that it is there. Not /etc/passwd (accounts, no password in it) nor a service account's
+    ca.crt or namespace."""
+    if path.startswith(("/run/secrets/", "/var/run/secrets/")):
+        return not path.endswith(("/ca.crt", "/namespace"))
+    base = path.rsplit("/", 1)[-1].lstrip(".")
+    stem = base.rsplit(".", 1)[0] if "." in base else base
+    return path != "/etc/passwd" and bool(stem) and is_secret_name(stem)
 
 
 def _aws(words: list[str]) -> bool:
