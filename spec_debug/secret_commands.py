@@ -25,7 +25,7 @@ import shlex
 
 from spec_debug.redact import is_secret_name
 
-_GATE = ("secret", "ssm", "vault", "output", "jq", "yq", "bao", "token", "key", "pass", "pwd")
+_GATE = ("secret", "ssm", "vault", "output", "jq", "yq", "bao", "token", "key", "pass", "pwd", "op", "bw")
 """Words one of the commands below holds (a step's command is read once per step: cheap)."""
 
 _WRAPPERS = {"sudo", "env", "command", "exec", "nohup", "time", "timeout", "stdbuf", "nice", "!", "{", "then", "do",
@@ -235,6 +235,26 @@ def _prints_value(words: list[str]) -> bool:
         return _jq(words)
     if name in ("cat", "head", "tail"):
         return any(_secret_file(w) for w in words[1:] if not w.startswith("-"))
+    return _password_manager(words)
+
+
+def _password_manager(words: list[str]) -> bool:
+    """A password manager's CLI asked for a secret's value alone: 1Password's `op read
+    op://vault/item/field` (developer.1password.com/docs/cli/reference/commands/read), `op item get
+    ITEM --fields password --reveal`; Doppler's `doppler secrets get NAME --plain`; Bitwarden's `bw
+    get password ITEM`; pass(1)'s `pass show NAME` (and `pass NAME`, which is show)."""
+    name, rest = words[0], words[1:]
+    if name == "op":
+        return rest[:1] == ["read"] or rest[:2] == ["item", "get"] and any(
+            w in ("--fields", "--field") or w.startswith(("--fields=", "--field=")) for w in rest)
+    if name == "doppler":
+        return rest[:2] == ["secrets", "get"] and "--plain" in rest
+    if name == "bw":
+        return rest[:1] == ["get"] and rest[1:2] in (["password"], ["totp"], ["notes"])
+    if name == "pass":
+        return bool(rest) and (rest[0] == "show" or not rest[0].startswith("-") and rest[0] not in (
+            "ls", "list", "find", "search", "grep", "insert", "add", "edit", "generate", "rm", "remove", "delete",
+            "mv", "rename", "cp", "copy", "git", "init", "help", "version"))
     return False
 
 
