@@ -1227,11 +1227,12 @@ _NOT_A_SECRET = {"null", "none", "true", "false", "<nil>", "n/a", "<sensitive>"}
 
 def _printed_values(text: str) -> tuple[str, ...]:
     """The values a bare secret's output printed, to be masked where else they show (a finding
-    that quotes the output, a fact captured from it under any name, a later step's command):
-    its lines of one word, 4 characters or more, not an empty answer (`null` of a missing field,
-    which masked would hide every other null of the run); the first 64 only."""
-    words = (line.strip() for line in text.splitlines()[:64])
-    return tuple(w for w in words if 4 <= len(w) <= 4096 and w.lower() not in _NOT_A_SECRET and not any(c.isspace() for c in w))
+    or an expectation that quotes the output, a fact captured from it under any name, a later
+    step's command): its lines, 4 characters or more (as secret_values keeps a --var's), not an
+    empty answer (`null` of a missing field, which masked would hide every other null of the
+    run); the first 64 only."""
+    lines = (line.strip() for line in text.splitlines()[:64])
+    return tuple(line for line in lines if 4 <= len(line) <= 4096 and line.lower() not in _NOT_A_SECRET)
 
 
 def _step_view(result: StepRecord, step: Step) -> dict[str, Any]:
