@@ -15,7 +15,8 @@ The output counts only when it reaches the step's standard output: the secret co
 inside `$(...)` (`TOKEN=$(vault kv get -field=token ...)` prints nothing), its output is not
 redirected (`> file`, `>/dev/null`), and every command it is piped into passes the value on
 (`| base64 -d`, `| jq -r .password`, `| tr -d '\\n'`), not one that consumes it (`| docker login
---password-stdin`, `| wc -c`, `| sha256sum`). `echo "$(...)"` of one prints it.
+--password-stdin`, `| wc -c`, `| sha256sum`). `echo "$(...)"` of one prints it, and so does a
+command that runs one elsewhere (`ssh gpu02 cat /run/secrets/hf_token`, `docker exec vllm ...`).
 """
 
 from __future__ import annotations
@@ -218,6 +219,10 @@ def _prints_value(words: list[str]) -> bool:
     """Whether the command ``words`` itself prints a secret's value bare."""
     if not words:
         return False
+    inner = _inner_command(words)
+    if inner is not None:
+        tokens = _tokens(inner)
+        return tokens is not None and _script_prints(tokens)
     name = words[0]
     if name == "aws":
         return _aws(words)
@@ -236,6 +241,36 @@ def _prints_value(words: list[str]) -> bool:
     if name in ("cat", "head", "tail"):
         return any(_secret_file(w) for w in words[1:] if not w.startswith("-"))
     return _password_manager(words)
+
+
+_SSH_ARG_FLAGS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
+"""ssh(1)'s options that take the next word (`-p 2222`, `-o BatchMode=yes`, `-J bastion`)."""
+_DOCKER_EXEC_ARG_FLAGS = {"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys"}
+
+
+def _inner_command(words: list[str]) -> str | None:
+    """The command that ``words`` runs elsewhere, its output still on this step's stdout: `bash -c
+    'vault kv get -field=x ...'`, `ssh gpu02 cat /run/secrets/hf_token`, `docker exec vllm cat
+    /run/secrets/hf_token`, `kubectl exec pod -- cat ...`; None for any other command."""
+    name, rest = words[0], words[1:]
+    if name in ("bash", "sh", "dash", "zsh"):
+        for i, word in enumerate(rest[:-1]):
+            if word.startswith("-") and not word.startswith("--") and word.endswith("c"):
+                return rest[i + 1]
+        return None
+    if name == "ssh":
+        i = 0
+        while i < len(rest) and rest[i].startswith("-"):
+            i += 2 if len(rest[i]) == 2 and rest[i][1] in _SSH_ARG_FLAGS else 1
+        return " ".join(rest[i + 1:]) or None
+    if name in ("docker", "podman", "nerdctl") and rest[:1] == ["exec"]:
+        i = 1
+        while i < len(rest) and rest[i].startswith("-"):
+            i += 2 if rest[i] in _DOCKER_EXEC_ARG_FLAGS else 1
+        return shlex.join(rest[i + 1:]) or None
+    if name in ("kubectl", "oc") and "exec" in rest and "--" in rest:
+        return shlex.join(rest[rest.index("--") + 1:]) or None
+    return None
 
 
 def _password_manager(words: list[str]) -> bool:
