@@ -82,13 +82,21 @@ def _script_prints(tokens: list[str]) -> bool:
     or echo/printf of it (`echo "$(vault kv get -field=password ...)"`, or of a variable set to it
     earlier in the script: `DB_PASS=$(vault kv get -field=password db); echo "$DB_PASS"`)."""
     secret_vars: list[str] = []
+    aws_output = None  # AWS_DEFAULT_OUTPUT set by the script (`export AWS_DEFAULT_OUTPUT=text`)
     for pipeline in _pipelines(tokens):
         printing = False
         for words, nested, redirected in pipeline:
             from_secret = bool(nested) and any(_script_prints(n) for n in nested)
             if from_secret:  # `NAME=$(...)`, `export NAME="$(...)"`: NAME holds the value
                 secret_vars += [m.group(1) for m in map(_ASSIGNED, words) if m is not None]
+            output = next((w[19:] for w in words if w.startswith("AWS_DEFAULT_OUTPUT=")), None)
             words = _command_words(words)
+            if output is not None and (not words or words[0] in ("export", "declare", "readonly")):
+                aws_output = output  # set for the commands after it
+            elif words[:1] == ["aws"] and _option(words, "--output") is None and (output or aws_output):
+                # the CLI's output format when --output is not given (docs.aws.amazon.com/cli,
+                # "Setting the output format": the AWS_DEFAULT_OUTPUT environment variable)
+                words = [*words, "--output", output or aws_output]
             if printing:
                 printing = _passes_on(words)
             if not printing:
