@@ -57,6 +57,8 @@ def prints_secret_value(command: str) -> bool:
 
 
 def _tokens(command: str) -> list[str] | None:
+    """``command``'s words and operators as the shell splits them (quotes removed), a new line one
+    operator; None for a command no shell would run (an unclosed quote)."""
     lexer = shlex.shlex(command, posix=True, punctuation_chars="();<>|&\n")
     lexer.whitespace = " \t\r"  # a new line ends a command, as ";" does
     lexer.commenters = ""
