@@ -648,6 +648,24 @@ _DOCKERFILE_LEGACY = re.compile(r"(?m)^[ \t]*(?:ENV|ARG)[ \t]+(?!(?i:" + _TOKENI
                                 + r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![$\"'])[^\s][^\r\n]*?)(?=[ \t]*(?:\r?\n|\Z))")
 """A Dockerfile's ENV or ARG in the legacy form, a space between the name and the value (_TOOL_PATTERNS)."""
 
+_SECRET_PAYLOAD = re.compile(
+    r"""payload(?<=\bpayload)["']?[ \t]*(?::[ \t]*\{|\{|:[ \t]*\r?\n)\s{0,200}?["']?data["']?[ \t]*:[ \t]*"""
+    r"""(?P<secret>"(?:[^"\\\n]|\\.)+"|'[^'\n]+'|[A-Za-z0-9+/_-]+={0,2})"""
+    r"""(?=[ \t]*,?[ \t]*(?:\r?\n[ \t]*)?(?:["']?data_?[cC]rc32c|\}|\Z)|[ \t]*(?:\r?\n(?![ \t])|\Z))""")
+"""A Google Secret Manager secret version's payload, its `data` (the secret, base64 in JSON and
+YAML): `gcloud secrets versions access latest --secret=hf-token --format=json` prints {"name":
+"projects/P/secrets/hf-token/versions/3", "payload": {"data": "<base64>", "dataCrc32c": "..."}}
+(cloud.google.com/secret-manager/docs/reference/rest/v1/projects.secrets.versions/access:
+SecretPayload, its fields data and dataCrc32c), `--format=yaml` `payload:` then `  data: ...`, and
+the Python client's response printed (protobuf's text format) `payload {` then `  data: "..."`. No
+secret's name is there; the base64 decodes to the HF token or API key. Only a payload that is a
+SecretPayload: its `data` first, then its dataCrc32c or the mapping's end."""
+
+
+_PAYLOAD_DATA = re.compile(r"payload[\"']?[ \t]*(?::[ \t]*\{|\{|:[ \t]*\r?\n)\s{0,200}?[\"']?data[\"']?[ \t]*:").search
+"""_SECRET_PAYLOAD's head, for the gate (lowered text): a Codex rollout's every line holds "payload"."""
+
+
 _ENV_FALLBACK = re.compile(r"(?i)(?<![A-Z0-9_-])(?!-{0,4}" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?"
                            r"|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY|" + _KEY_SECRETS + r")(?:[_-]?\d{1,3})?\b[\"']?\s*(?::=|=(?![=>])|:)\s*"
                            r"(?=(?:os\.)?(?-i:environ|getenv)|(?-i:process\.env|ENV)[.\[]|(?-i:env)\s*\()"
@@ -837,7 +855,7 @@ _TSV_KEY_FIELD = re.compile(r"(?<![^\t\n])(?P<secret>[A-Za-z0-9+/]{40,}={0,2})(?
 _TABLE_KEY_COLUMNS = frozenset(("PrimaryKey", "SecondaryKey", "Key1", "Key2"))
 
 
-class _AzKeyTable(_Scoped):
+class _AzKeyTable(_FoundValues):
     """An Azure account's keys in the az CLI's `-o table` and `-o tsv` output, where no name stands
     before each key: `az storage account keys list -o table` prints the columns KeyName,
     Permissions and Value (knack's table output: tabulate's "simple" format, the headers' first
@@ -847,14 +865,19 @@ class _AzKeyTable(_Scoped):
     _KEY1_KEY2 and _PRIMARY_SECONDARY read the JSON; the same keys stood in clear in a table. A table's
     column is read by the span of its dashes, a Value column only beside a KeyName one; a TSV row
     only with a field key1, key2, kerb1 or kerb2 and a field FULL or READ, its fields of 40 or more
-    characters of base64 the keys (an account key is 88)."""
+    characters of base64 the keys (an account key is 88).
+    ``spans`` reaches back from a table's value to its header, so that a stream's cut does not part
+    the rows from the header and dashes that say which column is a key: cut there, the rows were
+    read in the next block as lines of text, and a spilled artifact kept the keys (and a vault
+    table's password) in clear."""
 
     __slots__ = ()
 
     def __init__(self) -> None:
         pass
 
-    def finditer(self, text: str):
+    def _found(self, text: str):
+        """(the start of the table's header, or of the TSV row; the match of a key) of each, in order."""
         found = []
         at = text.find("\n--")
         while at >= 0:
@@ -862,7 +885,8 @@ class _AzKeyTable(_Scoped):
             end = text.find("\n", start)
             end = len(text) if end < 0 else end
             if _TABLE_DASHES(text, start, end) is not None:
-                found.extend(self._table(text, at, start, end))
+                header_start = text.rfind("\n", 0, at) + 1
+                found.extend((header_start, m) for m in self._table(text, at, start, end))
             at = text.find("\n--", end)
         if "\t" in text:
             for literal in ("\tFULL", "FULL\t", "\tREAD", "READ\t"):
@@ -873,15 +897,14 @@ class _AzKeyTable(_Scoped):
                     line_end = len(text) if line_end < 0 else line_end
                     fields = text[line_start:line_end].rstrip("\r").split("\t")
                     if ("FULL" in fields or "READ" in fields) and any(f in ("key1", "key2", "kerb1", "kerb2") for f in fields):
-                        for m in _TSV_KEY_FIELD.finditer(text, line_start, line_end):
-                            found.append(m)
+                        found.extend((line_start, m) for m in _TSV_KEY_FIELD.finditer(text, line_start, line_end))
                     at = text.find(literal, line_end)
-        found.sort(key=lambda m: m.start())
+        found.sort(key=lambda found_at: found_at[1].start())
         last = -1
-        for m in found:  # a row found by two literals is yielded once
+        for start, m in found:  # a row found by two literals is yielded once
             if m.start() >= last:
                 last = m.end()
-                yield m
+                yield start, m
 
     @staticmethod
     def _table(text: str, at: int, start: int, end: int):
@@ -897,19 +920,11 @@ class _AzKeyTable(_Scoped):
                   if name in _TABLE_KEY_COLUMNS or name == "Value" and "KeyName" in names]
         if not wanted:
             return
-        pos = end + 1
-        for _ in range(100):  # a table's rows, to the first blank line
-            if pos >= len(text):
-                return
-            row_end = text.find("\n", pos)
-            row_end = len(text) if row_end < 0 else row_end
-            if not text[pos:row_end].strip():
-                return
+        for pos, row_end in _table_rows(text, end + 1, 100):
             for i in wanted:
                 m = _TABLE_KEY_CELL.match(text, pos + columns[i][0], row_end)
                 if m is not None:
                     yield m
-            pos = row_end + 1
 
 
     @staticmethod
@@ -919,19 +934,26 @@ class _AzKeyTable(_Scoped):
         of dashes, `password    ...`, `token    ...`), `vault read database/creds/ro` a dynamic
         secret's `password` (developer.hashicorp.com, vault kv get, "-format=table" the default).
         No "=" or ":" stands between the key and its value."""
-        for _ in range(1000):  # a table's rows, to the first blank line
-            if pos >= len(text):
-                return
-            row_end = text.find("\n", pos)
-            row_end = len(text) if row_end < 0 else row_end
-            if not text[pos:row_end].strip():
-                return
+        for pos, row_end in _table_rows(text, pos, 1000):
             key = text[pos:pos + column]
             if key[-1:] in (" ", "\t") and is_secret_name(key.strip()):
                 m = _VAULT_CELL(text, pos + column, row_end)
                 if m is not None:
                     yield m
-            pos = row_end + 1
+
+
+def _table_rows(text: str, pos: int, most: int):
+    """(start, end) of each row of a table whose rows begin at ``pos``, to the first blank line
+    (or the text's end), ``most`` rows at most."""
+    for _ in range(most):
+        if pos >= len(text):
+            return
+        row_end = text.find("\n", pos)
+        row_end = len(text) if row_end < 0 else row_end
+        if not text[pos:row_end].strip():
+            return
+        yield pos, row_end
+        pos = row_end + 1
 
 
 _VAULT_CELL = re.compile(r"(?P<secret>(?!\$|<nil>|n/a\b)\S(?:[^\r\n]*\S)?)[ \t]*\r?$").match
@@ -1084,7 +1106,11 @@ class _SecureStringValue(_FoundValues):
     and get-parameters-by-path a list of them), as a session on an EC2 GPU host reads its HF token or
     API key. The type says it is a secret, whatever the parameter's name (`/prod/llm/key`); the value
     stood in clear. Found from each "SecureString" (a fast scan), in the mapping whose "{" is the last
-    before it, no "}" between, to its "}"."""
+    before it, no "}" between, to its "}".
+    And as `--output yaml` prints it (`Type: SecureString`, then `Value: <the secret>` at the same
+    indentation, in the same mapping) and `--output text` (a row `PARAMETER<TAB>ARN<TAB>...<TAB>
+    SecureString<TAB><the secret><TAB>3`: the CLI writes a row's fields in the order of their keys
+    sorted, Type then Value; aws-cli awscli/text.py), which the JSON's "{" did not find."""
 
     __slots__ = ()
 
@@ -1092,9 +1118,20 @@ class _SecureStringValue(_FoundValues):
         self._inner = _SECURE_STRING_VALUE.finditer
 
     def _found(self, text: str):
-        """(the "{" of the parameter's mapping, the match of its Value) of each, in order."""
+        """(the "{" of the parameter's mapping, or its first line; the match of its Value) of each, in order."""
         at, last = text.find("SecureString"), -1
         while at >= 0:
+            line_start = text.rfind("\n", 0, at) + 1
+            tsv = text[at - 1:at] == "\t" and text[at + 12:at + 13] == "\t" and text.startswith("PARAMETER", line_start)
+            m = _TSV_SECURE_VALUE(text, at + 12) if tsv else None
+            if m is None and not tsv:  # the span from the type's line: a cut falls before it, not after
+                m = _yaml_secure_value(text, line_start, at)
+            if m is not None:
+                if m.start() >= last:
+                    last = m.end()
+                    yield line_start, m
+                at = text.find("SecureString", at + 12)
+                continue
             brace = text.rfind("{", max(0, at - 4000), at)
             if brace >= 0 and text.rfind("}", brace, at) < 0:
                 close = text.find("}", at, at + 4000)
@@ -1107,6 +1144,37 @@ class _SecureStringValue(_FoundValues):
 
 
 _SECURE_STRING = _SecureStringValue()
+
+_TSV_SECURE_VALUE = re.compile(r"\t(?P<secret>(?!\$)[^\t\r\n]+)").match
+_YAML_TYPE_LINE = re.compile(r"(?P<ind>[ \t]*)(?:-[ \t]+)?Type:[ \t]*[\"']?SecureString[\"']?[ \t]*\r?").fullmatch
+_YAML_SECURE_VALUE = re.compile(r"[ \t]*Value:[ \t]*(?P<secret>\"(?:[^\"\\\n]|\\.)+\"|'[^'\n]+'|(?![|>$\s])[^\r\n]*[^\s])[ \t]*\r?$",
+                                re.M).match
+
+
+def _yaml_secure_value(text: str, line_start: int, at: int) -> re.Match[str] | None:
+    """The match of the `Value:` in the YAML mapping whose `Type: SecureString` line starts at
+    ``line_start`` (``at``: its "SecureString"); None if the line is no such key. The CLI sorts
+    the keys: Value comes after Type, Version after it."""
+    end = text.find("\n", at)
+    end = len(text) if end < 0 else end
+    head = _YAML_TYPE_LINE(text, line_start, end)
+    if head is None:
+        return None
+    indent = len(head.group()) - len(head.group().lstrip(" \t-"))  # the column of its keys
+    pos = end + 1
+    for _ in range(32):  # on to its Value (Version follows it)
+        if pos >= len(text):
+            break
+        row_end = text.find("\n", pos)
+        row_end = len(text) if row_end < 0 else row_end
+        line = text[pos:row_end]
+        body = line.lstrip(" \t")
+        if len(line) - len(body) != indent or body.startswith("- "):
+            break
+        if body.startswith("Value:"):
+            return _YAML_SECURE_VALUE(text, pos, row_end + 1 if row_end < len(text) else row_end)
+        pos = row_end + 1
+    return None
 
 
 _KEY1_KEY2 = _Scoped(r"\{[^{}]{0,1000}?[\"']key2[\"'][^{}]{0,1000}\}",
@@ -1131,6 +1199,8 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("SIG%", _URL_SIGNATURE),
     ("Sig%", _URL_SIGNATURE),
     # A secret's default after a read of the environment (_ENV_FALLBACK).
+    # A Secret Manager secret version's payload data (_SECRET_PAYLOAD).
+    ("payload", _SECRET_PAYLOAD),
     ("environ", _ENV_FALLBACK),
     ("getenv", _ENV_FALLBACK),
     ("process.env", _ENV_FALLBACK),
@@ -1398,7 +1468,8 @@ def _may_need_named(text: str) -> bool:
     # or an Azure SAS token alone (`az storage blob generate-sas -o tsv`: `se=...&sp=r&sv=...&sig=...`)
     # (a docker config's "auths": _DOCKER_AUTH)
     # (an SSM parameter's "SecureString": _SecureStringValue)
-    return ("secret" in low or "securestring" in low or "auth" in low and ("authorization" in low or '"auths"' in low) or "://" in low or "wandb" in low
+    # (a Secret Manager payload's "data": _SECRET_PAYLOAD)
+    return ("secret" in low or "securestring" in low or "payload" in low and _PAYLOAD_DATA(low) is not None or "auth" in low and ("authorization" in low or '"auths"' in low) or "://" in low or "wandb" in low
             or "sig" in low and ("signature%" in low or "sig%" in low or "&sig=" in low or "?sig=" in low)
             or "mongo" in low and " -p" in low or "ldap" in low and " -w" in low
             or "%" in low and ("smb" in low or "rpcclient" in low or "net " in low)
@@ -1532,8 +1603,14 @@ def redact_value(value: Any, key: str | None = None) -> Any:
         if key is not None and type(value.get("value")) is str and value["value"] and is_secret_name(key):
             # a mapping under a secret's name holds it as its "value" (_ValueInObject: terraform output -json)
             return {**_redact_dict(value), "value": MASK}
+        if key == "payload" and type(value.get("data")) is str and value["data"] and value.keys() <= _SECRET_PAYLOAD_KEYS:
+            # a Secret Manager secret version's payload (_SECRET_PAYLOAD), parsed
+            return {**value, "data": MASK}
         return _redact_dict(value)
     return value
+
+
+_SECRET_PAYLOAD_KEYS = {"data", "dataCrc32c", "data_crc32c"}
 
 
 # The walks below do per item what redact_value does, without a call for each number, None or
@@ -1702,7 +1779,7 @@ _PEM_END_HOLD = 256
 """Characters kept back while inside a key: an END marker split across two reads is still seen."""
 
 
-_SPANNING = (_BlockUnderSecret, _PairBlockValue, _ValueInObject, _SecureStringValue)
+_SPANNING = (_BlockUnderSecret, _PairBlockValue, _ValueInObject, _SecureStringValue, _AzKeyTable)
 """Patterns whose ``spans`` reach back to the name a stream's cut must not part from the value."""
 
 
@@ -1797,6 +1874,48 @@ class StreamRedactor:
             out += self._mask(text[:cut], patterns)
             self._hold(text[cut:])
             return bytes(out)
+
+
+class LineMaskingRedactor:
+    """Masks every line of a byte stream whole, as mask_lines does a text: the output of a command
+    that prints a secret's value bare (secret_commands.prints_secret_value: `vault kv get
+    -field=password`), which no pattern knows for one. Each line with text becomes MASK, its line
+    end kept (how many lines it printed stays); nothing is held back."""
+
+    def __init__(self) -> None:
+        self._masked = False  # MASK written for the line now being read
+        self._cr = False  # the line's text so far ends in "\r", kept before its "\n"
+
+    def feed(self, data: bytes) -> bytes:
+        out = bytearray()
+        parts = data.split(b"\n")
+        for i, part in enumerate(parts):
+            if part:
+                # a "\r" held from before, more text after it: the line's own (a progress bar's)
+                if not self._masked and (self._cr or part.rstrip(b"\r") or len(part) > 1):
+                    out += _MASK_BYTES
+                    self._masked = True
+                self._cr = part.endswith(b"\r")
+            if i < len(parts) - 1:
+                out += b"\r\n" if self._cr else b"\n"
+                self._masked = self._cr = False
+        return bytes(out)
+
+    def close(self) -> bytes:
+        return b"\r" if self._cr else b""
+
+
+_MASK_BYTES = MASK.encode()
+
+
+def mask_lines(text: str) -> str:
+    """``text`` with each line that holds text masked whole, its line end ("\n", "\r\n") kept."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        body = line[:-1] if line.endswith("\r") else line
+        if body:
+            lines[i] = MASK + line[len(body):]
+    return "\n".join(lines)
 
 
 def _unterminated_key(text: str) -> re.Match[str] | None:

@@ -37,18 +37,21 @@ from spec_debug.playbook.templating import (
     TemplateSite, evaluate_condition, forms_in_command, render, render_value, resolve_vars, shell_quote,
 )
 from spec_debug.record import Finding, HostRecord, PlaybookRef, PlaybookWarningRecord, RunRecord, StepLeftRunning, StepRecord
-from spec_debug.redact import StreamRedactor, add_known_secret_values, known_secret_values, redact_with_values, secret_values
+from spec_debug.redact import (
+    LineMaskingRedactor, StreamRedactor, add_known_secret_values, known_secret_values, mask_lines, redact_with_values, secret_values,
+)
 from spec_debug.runner.attempt import (
     AttemptResult, background_note, collected_patterns, evaluate_attempt, killed_words, one_word_command_hint, output_tail, render_finding,
     values_said, watched_patterns,
 )
 from spec_debug.runner.fetch_deadline import FetchTimedOut, ListingTimedOut, fetch_deadline, mark_given_up, timed_out_words
 from spec_debug.runner.fetch_limit import FetchBudget, FetchCut, FetchTooLarge, human_size
-from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture, without_markers
+from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, TRUNCATION_MARKER, StreamCapture, without_markers
 from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT
 from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.runner.runner_findings import runner_finding
 from spec_debug.runner.transport import CommandOutcome, LeftRunning, Transport, forms_in_check
+from spec_debug.secret_commands import prints_secret_value
 from spec_debug.store import RecordWriteError, RunStore, report_commands, utc_now
 
 SAVE_INTERVAL_S = 0.1
@@ -733,12 +736,12 @@ class Run:
         )
 
     def _cut_short(
-        self, started_at: str, duration_s: float, attempts: int, stdout: StreamCapture, stderr: StreamCapture
+        self, started_at: str, duration_s: float, attempts: int, stdout: StreamCapture, stderr: StreamCapture, bare: bool = False,
     ) -> dict[str, Any]:
         """The fields of an errored step's record that say how far it got: its output, artifacts
         and time until the connection broke."""
         return {
-            "stdout": self._clean(stdout.text("surrogateescape")),
+            "stdout": self._clean(_masked_whole(stdout.text("surrogateescape")) if bare else stdout.text("surrogateescape")),
             "stderr": self._clean(stderr.text("surrogateescape")),
             "truncated": stdout.truncated or stderr.truncated,
             "duration_s": round(duration_s, 6),
@@ -749,13 +752,15 @@ class Run:
             ],
         }
 
-    def _captures(self, step: Step, host: str, attempt: int) -> tuple[StreamCapture, StreamCapture]:
+    def _captures(self, step: Step, host: str, attempt: int, bare: bool = False) -> tuple[StreamCapture, StreamCapture]:
+        """The step's two streams. ``bare``: its command prints a secret's value bare on stdout
+        (prints_secret_value), which is masked whole wherever it is written."""
         reporter = self.options.reporter
         on_line = None
         if reporter.wants_output_lines:
             def on_line(stream: str, line: str, _host: str = host, _step: str = step.id) -> None:
                 # --show-output goes to a terminal or a CI log, which is kept and shared too.
-                reporter.output_line(_host, _step, stream, self._clean(line))
+                reporter.output_line(_host, _step, stream, self._clean(mask_lines(line) if bare and stream == "stdout" else line))
         suffix = "" if attempt == 1 else f".attempt{attempt}"
         stem = f"{step.id}{suffix}"
         watch, collect = watched_patterns(step), collected_patterns(step)
@@ -768,7 +773,8 @@ class Run:
             StreamCapture(
                 name, self.options.capture_limit, self.store.artifact_path(_safe_name(host), _fitted(f"{stem}.{name}.log")), on_line,
                 # The spilled file is masked like run.json: it is shared with the record.
-                redactor=StreamRedactor(self._secrets) if self.options.redact else None, watch=watch, collect=collect,
+                redactor=(None if not self.options.redact else LineMaskingRedactor() if bare and name == "stdout"
+                          else StreamRedactor(self._secrets)), watch=watch, collect=collect,
                 artifact_limit=artifact_limit, spill_root=self.store.run_dir, keep_whole=name in keep_whole,
             )
             for name in ("stdout", "stderr")
@@ -815,6 +821,9 @@ class Run:
         # The interrupt came while the step waited to retry (retry_delay): its last attempt ran
         # to its end, and what it said was dropped for "interrupted" alone.
         waited_to_retry = False
+        # A command that prints a secret's value bare (`vault kv get -field=password ...`): no
+        # pattern knows the value for one, so its stdout is masked whole (secret_commands.py).
+        bare = self.options.redact and prints_secret_value(command)
         while True:
             attempts += 1
             # The record keeps the last attempt's output only, and so do the artifacts: a step
@@ -822,7 +831,7 @@ class Run:
             # whole journal per attempt (300 attempts of a 50 MB journal: 15 GB).
             for capture in superseded:
                 _remove_spill(capture)
-            stdout, stderr = self._captures(step, host, attempts)
+            stdout, stderr = self._captures(step, host, attempts, bare)
             superseded = (stdout, stderr)
             attempt_started = time.monotonic()
             with self._lock:
@@ -840,7 +849,7 @@ class Run:
                 # the evidence of why (a host dying under load prints its last words: a CUDA
                 # OOM, an NCCL timeout). _run_step records it with the error.
                 exc.cut_short = self._cut_short(  # type: ignore[attr-defined]
-                    started_at, total_duration + time.monotonic() - attempt_started, attempts, stdout, stderr
+                    started_at, total_duration + time.monotonic() - attempt_started, attempts, stdout, stderr, bare
                 )
                 left_running = getattr(exc, "left_running", None)  # timed out, the kill not sent: ssh.py
                 if left_running is not None:
@@ -920,6 +929,8 @@ class Run:
             if outcome.left_running is not None:  # Ctrl-C before the pid line, or during _await_pid
                 message += "; " + outcome.left_running.words()
         facts.update(step_facts)
+        if bare:
+            self._learn_values(_printed_values(stdout.host_text()))
         self._learn_secrets(step_facts)
         recorded_facts = self._clean(step_facts)
         with self._lock:
@@ -934,7 +945,7 @@ class Run:
             status=status,
             exit_code=outcome.exit_code,
             duration_s=round(max(total_duration, time.monotonic() - step_started), 6),
-            stdout=self._clean(stdout.text("surrogateescape")),
+            stdout=self._clean(_masked_whole(stdout.text("surrogateescape")) if bare else stdout.text("surrogateescape")),
             stderr=self._clean(stderr.text("surrogateescape")),
             truncated=stdout.truncated or stderr.truncated,
             facts=recorded_facts,
@@ -1179,7 +1190,11 @@ class Run:
         facts.session_token }}"`), the step's own output and both reports showed the value."""
         if not self.options.redact or not step_facts:
             return
-        new = [value for value in secret_values(step_facts) if value not in self._secrets]
+        self._learn_values(secret_values(step_facts))
+
+    def _learn_values(self, values: tuple[str, ...]) -> None:
+        """Each of ``values`` is masked in every text recorded from here on (_learn_secrets)."""
+        new = [value for value in values if value not in self._secrets]
         if not new:
             return
         forms = {*new, *(f for v in new for f in forms_in_command(v)), *(f for v in new for f in forms_in_check(v))}
@@ -1193,6 +1208,31 @@ class Run:
         # The values first: a pattern masks `HF_TOKEN=it` of `HF_TOKEN=it's-hunter2` (its value
         # ends at the `'`), and the value was then no longer there to find: `'s-hunter2` stayed.
         return redact_with_values(value, self._secrets)
+
+
+def _masked_whole(text: str) -> str:
+    """A bare secret's output (prints_secret_value) masked line by line: the record's truncation
+    markers stay, they are spec-debug's words."""
+    if "bytes truncated; " not in text:
+        return mask_lines(text)
+    parts, last = [], 0
+    for marker in TRUNCATION_MARKER.finditer(text):
+        parts += [mask_lines(text[last:marker.start()]), marker.group()]
+        last = marker.end()
+    return "".join(parts) + mask_lines(text[last:])
+
+
+_NOT_A_SECRET = {"null", "none", "true", "false", "<nil>", "n/a", "<sensitive>"}
+
+
+def _printed_values(text: str) -> tuple[str, ...]:
+    """The values a bare secret's output printed, to be masked where else they show (a finding
+    or an expectation that quotes the output, a fact captured from it under any name, a later
+    step's command): its lines, 4 characters or more (as secret_values keeps a --var's), not an
+    empty answer (`null` of a missing field, which masked would hide every other null of the
+    run); the first 64 only."""
+    lines = (line.strip() for line in text.splitlines()[:64])
+    return tuple(line for line in lines if 4 <= len(line) <= 4096 and line.lower() not in _NOT_A_SECRET)
 
 
 def _step_view(result: StepRecord, step: Step) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from spec_debug.ansi import strip_ansi
-from spec_debug.redact import StreamRedactor
+from spec_debug.redact import LineMaskingRedactor, StreamRedactor
 from spec_debug.runner.output_regex import anchored_to_text_ends
 from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT, CappedSpill
 
@@ -71,7 +71,7 @@ class StreamCapture:
     """len(_partial_line) when show_unended last showed it (-1: not shown)."""
     spill_error: str | None = None
     """Why the full stream could not be saved (e.g. "No space left on device"), else None."""
-    redactor: StreamRedactor | None = None
+    redactor: StreamRedactor | LineMaskingRedactor | None = None
     """Masks what goes to the spill file; None writes it as printed (--no-redact)."""
     spill_root: Path | None = None
     """The run folder the spill file lies in, which the spill does not make again once removed."""

@@ -1,0 +1,391 @@
+"""Which shell commands print a secret's value bare, so that their output is masked whole.
+
+redact.py's patterns find a secret by its shape (`hf_...`) or by the name before it (`password:
+...`). A secret manager's CLI asked for the value alone prints neither: `aws secretsmanager
+get-secret-value --query SecretString --output text` prints the string and a new line, as do
+`az keyvault secret show --query value -o tsv`, `gcloud secrets versions access latest
+--secret=X` (the payload, raw, by default), `vault kv get -field=password`, `terraform output
+-raw db_password` and `kubectl get secret x -o jsonpath='{.data.token}' | base64 -d`. A step
+that runs one (a playbook reading its API key on an EC2 or GKE host, to check it) recorded the
+value in clear: run.json, the reports, the step's artifact. Only the command says what its output
+is. prints_secret_value reads the command, as the shell would split it, and says whether what
+it prints on standard output is such a value.
+
+The output counts only when it reaches the step's standard output: the secret command is not
+inside `$(...)` (`TOKEN=$(vault kv get -field=token ...)` prints nothing), its output is not
+redirected (`> file`, `>/dev/null`), and every command it is piped into passes the value on
+(`| base64 -d`, `| jq -r .password`, `| tr -d '\\n'`), not one that consumes it (`| docker login
+--password-stdin`, `| wc -c`, `| sha256sum`). `echo "$(...)"` of one prints it, and so does a
+command that runs one elsewhere (`ssh gpu02 cat /run/secrets/hf_token`, `docker exec vllm ...`).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from spec_debug.redact import is_secret_name
+
+_GATE = ("secret", "ssm", "vault", "output", "jq", "yq", "bao", "token", "key", "pass", "pwd", "op", "bw")
+"""Words one of the commands below holds (a step's command is read once per step: cheap)."""
+
+_WRAPPERS = {"sudo", "env", "command", "exec", "nohup", "time", "timeout", "stdbuf", "nice", "!", "{", "then", "do",
+             "else", "if", "while", "until", "elif"}
+"""Words before a command that run it, its output still the step's: `sudo -u app vault ...`,
+`timeout 10 aws ...`, a shell's keywords (`if vault kv get -field=x ...; then`)."""
+
+_WRAPPER_ARG_FLAGS = {"sudo": {"-u", "-g", "-p", "-C", "-D", "-h", "-r", "-t", "-U", "-T"}, "nice": {"-n"},
+                      "timeout": {"-s", "-k", "--signal", "--kill-after"}, "env": {"-u", "-C", "--unset", "--chdir"}}
+"""Their options that take the next word (sudo(8), nice(1), timeout(1), env(1)): `sudo -u app vault ...`."""
+
+_PASS_ON = {"base64", "jq", "gojq", "yq", "tr", "head", "tail", "cut", "sed", "awk", "gawk", "xargs", "cat", "tee",
+            "sort", "uniq", "fold", "rev", "xxd", "od", "hexdump", "basenc", "strings"}
+"""Commands that print what they are given, changed but still the value (decoded, a field of
+it, its first line, in hex): the secret goes on to the step's output through them."""
+
+_GREP = {"grep", "egrep", "fgrep", "rg"}
+_GREP_SILENT = re.compile(r"-[A-Za-z]*[cqlL]|--(?:count|quiet|silent|files-with(?:out)?-matches)$").match
+"""grep's options that print no matched line: a count, nothing, a file's name."""
+
+
+def prints_secret_value(command: str) -> bool:
+    """Whether ``command`` prints a secret's value bare on its standard output (the module's doc)."""
+    if not any(word in command for word in _GATE):
+        return False
+    tokens = _tokens(command)
+    return tokens is not None and _script_prints(tokens)
+
+
+def _tokens(command: str) -> list[str] | None:
+    """``command``'s words and operators as the shell splits them (quotes removed), a new line one
+    operator; None for a command no shell would run (an unclosed quote)."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars="();<>|&\n")
+    lexer.whitespace = " \t\r"  # a new line ends a command, as ";" does
+    lexer.commenters = ""
+    lexer.wordchars += ":,@%+{}[]^!"
+    try:
+        raw = list(lexer)
+    except ValueError:  # an unclosed quote: no shell would run it
+        return None
+    # shlex joins a run of punctuation into one token (`)|`, `;\n`): the shell's operators, apart
+    return [part for token in raw for part in (_OPERATOR.findall(token) if _PUNCTUATION(token) else (token,))]
+
+
+_PUNCTUATION = re.compile(r"[();<>|&\n]+").fullmatch
+_OPERATOR = re.compile(r"&&|\|\||;;|\|&|&>>|&>|>>|<<<|<<|>&|<&|>\||<\(|>\(|[();&|<>\n]")
+
+
+_SEPARATORS = {";", "&&", "||", "&", "(", ")", ";;", "\n"}
+_REDIRECTIONS = {">", ">>", ">|", "&>", "&>>", ">&", "<", "<<", "<<<", "<&"}
+
+
+def _script_prints(tokens: list[str]) -> bool:
+    """Whether a command among ``tokens`` (a script) sends a secret's value to its output: itself,
+    or echo/printf of it (`echo "$(vault kv get -field=password ...)"`, or of a variable set to it
+    earlier in the script: `DB_PASS=$(vault kv get -field=password db); echo "$DB_PASS"`)."""
+    secret_vars: list[str] = []
+    aws_output = None  # AWS_DEFAULT_OUTPUT set by the script (`export AWS_DEFAULT_OUTPUT=text`)
+    for pipeline in _pipelines(tokens):
+        printing = False
+        for words, nested, redirected in pipeline:
+            from_secret = bool(nested) and any(_script_prints(n) for n in nested)
+            if from_secret:  # `NAME=$(...)`, `export NAME="$(...)"`: NAME holds the value
+                secret_vars += [m.group(1) for m in map(_ASSIGNED, words) if m is not None]
+            output = next((w[19:] for w in words if w.startswith("AWS_DEFAULT_OUTPUT=")), None)
+            words = _command_words(words)
+            if output is not None and (not words or words[0] in ("export", "declare", "readonly")):
+                aws_output = output  # set for the commands after it
+            elif words[:1] == ["aws"] and _option(words, "--output") is None and (output or aws_output):
+                # the CLI's output format when --output is not given (docs.aws.amazon.com/cli,
+                # "Setting the output format": the AWS_DEFAULT_OUTPUT environment variable)
+                words = [*words, "--output", output or aws_output]
+            if printing:
+                printing = _passes_on(words)
+            if not printing:
+                printing = _prints_value(words) or bool(words) and words[0] in ("echo", "printf") and (
+                    from_secret or any(_names_var(" ".join(words[1:]), name) for name in secret_vars))
+            if redirected:
+                printing = False
+        if printing:
+            return True
+    return False
+
+
+_ASSIGNED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(?:$|\$\(|`)").match
+
+
+def _names_var(text: str, name: str) -> bool:
+    """Whether ``text`` (words joined by spaces, a lone "$" its own word) expands ``name``."""
+    return re.search(r"\$ ?\{?" + re.escape(name) + r"(?![A-Za-z0-9_])", text) is not None
+
+
+def _pipelines(tokens: list[str]):
+    """Each pipeline of ``tokens``: a list of its commands as (words, the token lists of the command
+    substitutions in them, whether its standard output is redirected)."""
+    pipeline: list[tuple[list[str], list[list[str]], bool]] = []
+    words: list[str] = []
+    nested: list[list[str]] = []
+    redirected = False
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token == "#" and not words:  # a comment, to the line's end
+            while i < len(tokens) and tokens[i] != "\n":
+                i += 1
+            continue
+        if token == "$" and tokens[i + 1:i + 2] == ["("] or token in ("<(", ">(", "`"):
+            end = _closing(tokens, i)
+            nested.append(tokens[i + (2 if token == "$" else 1):end])
+            i = end + 1
+            continue
+        if token in ("|", "|&") or token in _SEPARATORS:
+            pipeline.append((words, nested, redirected))
+            words, nested, redirected = [], [], False
+            if token not in ("|", "|&"):
+                yield pipeline
+                pipeline = []
+            i += 1
+            continue
+        if token in _REDIRECTIONS:
+            fd = words.pop() if words and words[-1] in ("0", "1", "2") else ""
+            if ">" in token and fd in ("", "1"):  # the standard output to a file, /dev/null, stderr
+                redirected = redirected or not (token == ">&" and tokens[i + 1:i + 2] == ["1"])
+            i += 2  # the operator and its file
+            continue
+        if "$(" in token or "`" in token:  # a word in double quotes: "$(vault kv get -field=x ...)"
+            inner = _tokens(token[token.find("$(") + 2:token.rfind(")")] if "$(" in token else token.split("`")[1])
+            if inner is not None:
+                nested.append(inner)
+        words.append(token)
+        i += 1
+    pipeline.append((words, nested, redirected))
+    yield pipeline
+
+
+def _closing(tokens: list[str], at: int) -> int:
+    """The index of the token that closes the substitution opened at ``at`` (the end if none)."""
+    if tokens[at] == "`":
+        for j in range(at + 1, len(tokens)):
+            if tokens[j] == "`":
+                return j
+        return len(tokens)
+    depth = 1 if tokens[at] in ("<(", ">(") else 0
+    for j in range(at + 1, len(tokens)):
+        if tokens[j] in ("(", "<(", ">("):
+            depth += 1
+        elif tokens[j] == ")":
+            depth -= 1
+            if depth <= 0:
+                return j
+    return len(tokens)
+
+
+def _command_words(words: list[str]) -> list[str]:
+    """``words`` from the command's name on: less the variables set for it (`AWS_PROFILE=prod
+    aws ...`) and the words that run it (_WRAPPERS, with their options), the name's folder."""
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if re.match(r"[A-Za-z_][A-Za-z0-9_]*=", word):
+            i += 1
+        elif word.rsplit("/", 1)[-1] in _WRAPPERS:
+            name = word.rsplit("/", 1)[-1]
+            i += 1
+            while i < len(words) and (words[i].startswith("-") or name == "timeout" and words[i][:1].isdigit()):
+                i += 2 if words[i] in _WRAPPER_ARG_FLAGS.get(name, ()) else 1
+        else:
+            break
+    rest = words[i:]
+    return [rest[0].rsplit("/", 1)[-1], *rest[1:]] if rest else []
+
+
+def _option(words: list[str], *names: str) -> str | None:
+    """The value of the last of ``names`` in ``words`` (`--query X`, `--query=X`, `-oX`), else None."""
+    found = None
+    for i, word in enumerate(words):
+        for name in names:
+            if word == name and i + 1 < len(words):
+                found = words[i + 1]
+            elif word.startswith(name + "="):
+                found = word[len(name) + 1:]
+            elif len(name) == 2 and word.startswith(name) and len(word) > 2 and not word.startswith("--"):
+                found = word[2:]
+    return found
+
+
+def _passes_on(words: list[str]) -> bool:
+    """Whether a command given the secret on its input prints it on (still the value)."""
+    if not words:
+        return False
+    name = words[0]
+    if name in _GREP:
+        return not any(_GREP_SILENT(w) for w in words[1:])
+    if name == "openssl":
+        return "base64" in words or "-base64" in words or "-a" in words
+    return name in _PASS_ON
+
+
+def _prints_value(words: list[str]) -> bool:
+    """Whether the command ``words`` itself prints a secret's value bare."""
+    if not words:
+        return False
+    inner = _inner_command(words)
+    if inner is not None:
+        tokens = _tokens(inner)
+        return tokens is not None and _script_prints(tokens)
+    name = words[0]
+    if name == "aws":
+        return _aws(words)
+    if name == "az":
+        return _az(words)
+    if name == "gcloud":
+        return _gcloud(words)
+    if name in ("vault", "bao"):  # HashiCorp Vault, OpenBao: -field prints that field alone
+        return any(w in ("-field", "--field") or w.startswith(("-field=", "--field=")) for w in words[1:])
+    if name in ("terraform", "tofu", "terragrunt"):
+        return _terraform(words)
+    if name in ("kubectl", "oc"):
+        return _kubectl(words)
+    if name in ("jq", "gojq", "yq"):
+        return _jq(words)
+    if name in ("cat", "head", "tail"):
+        return any(_secret_file(w) for w in words[1:] if not w.startswith("-"))
+    return _password_manager(words)
+
+
+_SSH_ARG_FLAGS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
+"""ssh(1)'s options that take the next word (`-p 2222`, `-o BatchMode=yes`, `-J bastion`)."""
+_DOCKER_EXEC_ARG_FLAGS = {"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys"}
+
+
+def _inner_command(words: list[str]) -> str | None:
+    """The command that ``words`` runs elsewhere, its output still on this step's stdout: `bash -c
+    'vault kv get -field=x ...'`, `ssh gpu02 cat /run/secrets/hf_token`, `docker exec vllm cat
+    /run/secrets/hf_token`, `kubectl exec pod -- cat ...`; None for any other command."""
+    name, rest = words[0], words[1:]
+    if name in ("bash", "sh", "dash", "zsh"):
+        for i, word in enumerate(rest[:-1]):
+            if word.startswith("-") and not word.startswith("--") and word.endswith("c"):
+                return rest[i + 1]
+        return None
+    if name == "ssh":
+        i = 0
+        while i < len(rest) and rest[i].startswith("-"):
+            i += 2 if len(rest[i]) == 2 and rest[i][1] in _SSH_ARG_FLAGS else 1
+        return " ".join(rest[i + 1:]) or None
+    if name in ("docker", "podman", "nerdctl") and rest[:1] == ["exec"]:
+        i = 1
+        while i < len(rest) and rest[i].startswith("-"):
+            i += 2 if rest[i] in _DOCKER_EXEC_ARG_FLAGS else 1
+        return shlex.join(rest[i + 1:]) or None
+    if name in ("kubectl", "oc") and "exec" in rest and "--" in rest:
+        return shlex.join(rest[rest.index("--") + 1:]) or None
+    return None
+
+
+def _password_manager(words: list[str]) -> bool:
+    """A password manager's CLI asked for a secret's value alone: 1Password's `op read
+    op://vault/item/field` (developer.1password.com/docs/cli/reference/commands/read), `op item get
+    ITEM --fields password --reveal`; Doppler's `doppler secrets get NAME --plain`; Bitwarden's `bw
+    get password ITEM`; pass(1)'s `pass show NAME` (and `pass NAME`, which is show)."""
+    name, rest = words[0], words[1:]
+    if name == "op":
+        return rest[:1] == ["read"] or rest[:2] == ["item", "get"] and any(
+            w in ("--fields", "--field") or w.startswith(("--fields=", "--field=")) for w in rest)
+    if name == "doppler":
+        return rest[:2] == ["secrets", "get"] and "--plain" in rest
+    if name == "bw":
+        return rest[:1] == ["get"] and rest[1:2] in (["password"], ["totp"], ["notes"])
+    if name == "pass":
+        return bool(rest) and (rest[0] == "show" or not rest[0].startswith("-") and rest[0] not in (
+            "ls", "list", "find", "search", "grep", "insert", "add", "edit", "generate", "rm", "remove", "delete",
+            "mv", "rename", "cp", "copy", "git", "init", "help", "version"))
+    return False
+
+
+def _secret_file(path: str) -> bool:
+    """A file that holds one secret, its value alone: one that Docker or Kubernetes mounts a secret
+    as (`/run/secrets/<name>`: docs.docker.com, "Manage sensitive data with Docker secrets"; a
+    Secret's volume, each key a file), or one named for a secret (`~/.vllm_api_key`,
+    `/etc/vllm/api-key.txt`, `~/.cache/huggingface/token`), read with `cat /run/secrets/hf_token`
+    to see that it is there. Not /etc/passwd (accounts, no password in it) nor a service account's
+    ca.crt or namespace."""
+    if path.startswith(("/run/secrets/", "/var/run/secrets/")):
+        return not path.endswith(("/ca.crt", "/namespace"))
+    base = path.rsplit("/", 1)[-1].lstrip(".")
+    stem = base.rsplit(".", 1)[0] if "." in base else base
+    return path != "/etc/passwd" and bool(stem) and is_secret_name(stem)
+
+
+def _aws(words: list[str]) -> bool:
+    # docs.aws.amazon.com/cli: `--query` a JMESPath expression, `--output` json (the default),
+    # text, table, yaml, yaml-stream. JSON and YAML name the value (SecretString, SecureString's
+    # Value: redact.py reads them); text and a query of the value alone print it bare.
+    query, output = _option(words, "--query"), _option(words, "--output")
+    if "secretsmanager" in words and any(w in ("get-secret-value", "batch-get-secret-value") for w in words):
+        if query is not None:
+            return "SecretString" in query or "SecretBinary" in query
+        return output in ("text", "table")
+    if "ssm" in words and "--with-decryption" in words and any(
+            w in ("get-parameter", "get-parameters", "get-parameters-by-path", "get-parameter-history") for w in words):
+        if query is not None:
+            return "Value" in query
+        return output in ("text", "table", "yaml", "yaml-stream")
+    return False
+
+
+def _az(words: list[str]) -> bool:
+    # learn.microsoft.com/cli/azure/keyvault/secret: `show` returns the secret with its `value`;
+    # `-o` json (the default), jsonc, yaml, yamlc, table, tsv, none.
+    if not ("keyvault" in words and "secret" in words and "show" in words):
+        return False
+    query, output = _option(words, "--query"), _option(words, "--output", "-o")
+    if query is not None:
+        return "value" in query
+    return output in ("tsv", "table")
+
+
+def _gcloud(words: list[str]) -> bool:
+    # cloud.google.com/sdk/gcloud/reference/secrets/versions/access: "the payload is printed as
+    # raw bytes" unless a --format is given; --out-file writes it to a file instead.
+    at = [i for i, w in enumerate(words) if w == "secrets"]
+    if not at or words[at[0] + 1:at[0] + 3] != ["versions", "access"] or _option(words, "--out-file") is not None:
+        return False
+    fmt = _option(words, "--format")
+    return fmt is None or "payload" in fmt and not fmt.startswith(("json", "yaml"))
+
+
+def _terraform(words: list[str]) -> bool:
+    # developer.hashicorp.com/terraform/cli/commands/output: `terraform output NAME` prints the
+    # value even where the output is sensitive; `-raw` without its quotes. Only a secret's name:
+    # `terraform output -raw instance_ip` is the host to reach, no secret.
+    if "output" not in words:
+        return False
+    names = [w for w in words[words.index("output") + 1:] if not w.startswith("-")]
+    return bool(names) and is_secret_name(names[0])
+
+
+def _kubectl(words: list[str]) -> bool:
+    # A Secret's data field through -o jsonpath or a go-template (kubernetes.io, "Managing
+    # Secrets using kubectl": `kubectl get secret db-user-pass -o jsonpath='{.data.password}' |
+    # base64 --decode`); base64 or decoded, it is the value.
+    if "get" not in words or not any(w in ("secret", "secrets") or w.startswith(("secret/", "secrets/")) for w in words):
+        return False
+    return any(re.search(r"\{\{?-?\s*\.(?:data|stringData)\b", w) for w in words)
+
+
+_JQ_LAST_FIELD = re.compile(r"""\.(?:"(?P<quoted>[^"]+)"|(?P<bare>[A-Za-z_][\w-]*))\s*$|\[\s*["'](?P<key>[^"']+)["']\s*\]\s*$""")
+
+
+def _jq(words: list[str]) -> bool:
+    # `jq -r .password`, `jq -r '.data.token'`, `yq '.auth.api_key'`: the field a filter ends in, a
+    # secret's name (is_secret_name, as redact_value reads a key), printed alone.
+    flags_with_value = {"--arg", "--argjson", "--slurpfile", "--rawfile", "-f", "--from-file", "--indent", "--args"}
+    i = 1
+    while i < len(words) and words[i].startswith("-"):
+        i += 3 if words[i] in ("--arg", "--argjson", "--slurpfile", "--rawfile") else 2 if words[i] in flags_with_value else 1
+    if i >= len(words):
+        return False
+    last = words[i].rsplit("|", 1)[-1].split("//", 1)[0].strip()
+    m = _JQ_LAST_FIELD.search(last)
+    return m is not None and is_secret_name(m.group("quoted") or m.group("bare") or m.group("key"))
