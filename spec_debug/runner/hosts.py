@@ -228,13 +228,23 @@ def _ssh_line_destination(words: list[str], where: str) -> str | None:
             raise UsageError(f"{where}: Bad port {said.port_word!r}", hint=BAD_PORT_HINT)
     if said.dest is None or said.dest.startswith("-"):  # `ssh -- -p gpu01`: ssh refuses the host "-p"
         return None
-    dest = said.dest
-    if dest.startswith("ssh://"):  # ssh_words read its :port
-        dest = re.sub(r":\d+$", "", dest[len("ssh://"):].rstrip("/"))
-    host = dest.rpartition("@")[2]
+    dest, user = said.dest, said.user
+    if dest.startswith("ssh://"):
+        # The URI as ssh(1) reads it (parse_destination): its user %XX-decoded where no -l or -o
+        # User came before it, an empty `:` no port. ssh_words keeps the user as typed, and the
+        # hint said `--host jdoe%40corp@gpu01` (a login as `jdoe%40corp`) for
+        # ssh://jdoe%40corp@gpu01, and `--host ops@gpu01:` (no host) for ssh://ops@gpu01:.
+        try:
+            uri = parse_destination(dest)
+        except UsageError:
+            return None  # ssh(1) refuses it too: the generic USER@HOST:PORT hint
+        user = ssh_words([("ssh://placeholder" if word == dest else word) for word in words]).user or uri.user
+        host = uri.host
+    else:
+        host = dest.rpartition("@")[2]
     if host.startswith("[") and host.endswith("]") and ":" in host:
         host = host[1:-1]  # _with_port brackets an IPv6 address again
-    destination = f"{said.user}@{host}" if said.user else host
+    destination = f"{user}@{host}" if user else host
     return _with_port(destination, str(port)) if port is not None else destination
 
 
