@@ -52,6 +52,12 @@ _SETTINGS = (
     ("ansible_ssh_timeout", "ssh_connection", "timeout", "ANSIBLE_SSH_TIMEOUT"),
     ("ansible_host_key_checking", "defaults", "host_key_checking", "ANSIBLE_HOST_KEY_CHECKING"),
     ("ansible_host_key_checking", "ssh_connection", "host_key_checking", "ANSIBLE_SSH_HOST_KEY_CHECKING"),
+    # [privilege_escalation] become / become_user / become_method (base.yml: DEFAULT_BECOME,
+    # DEFAULT_BECOME_USER, DEFAULT_BECOME_METHOD): read only to say that spec-debug does not
+    # become (inventory._become_note), where `become = True` there made every task root.
+    ("ansible_become", "privilege_escalation", "become", "ANSIBLE_BECOME"),
+    ("ansible_become_user", "privilege_escalation", "become_user", "ANSIBLE_BECOME_USER"),
+    ("ansible_become_method", "privilege_escalation", "become_method", "ANSIBLE_BECOME_METHOD"),
 )
 
 

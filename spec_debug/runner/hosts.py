@@ -52,6 +52,10 @@ class HostSpec:
     """Where that password is set (`ansible_password in hosts.yml`), also when it is vault-encrypted (password None)."""
     inventory: str | None = None
     """The inventory the host is read from, which its login messages name beside the ssh config."""
+    become: tuple[str, str] | None = None
+    """Where the inventory sets ansible_become and what it asks for that spec-debug does not do
+    (steps run as the login user): inventory.become_warning says it on stderr, for the hosts
+    that share it, and in the host's record."""
 
 
 def ipv6_host(text: str) -> tuple[str, int | None] | None:
@@ -353,6 +357,14 @@ def resolve_hosts(
     specs = [loaded.spec(name) if loaded is not None and name in known else _adhoc_spec(name) for name in names]
     if warn is not None:
         _warn_twice_listed(specs, warn, ssh_config)
+        from spec_debug.runner.inventory import become_warning
+
+        sharing: dict[tuple[str, str], list[str]] = {}
+        for spec in specs:
+            if spec.become is not None:
+                sharing.setdefault(spec.become, []).append(spec.name)
+        for (where, what), names_set in sharing.items():
+            warn(become_warning(where, names_set, what))
     return specs
 
 
