@@ -343,6 +343,17 @@ def _uri_user(user: str, text: str) -> str:
     return "".join(decoded)
 
 
+def _no_empty_port(entry: str) -> str:
+    """A jump hop `user@host:` without its colon: ssh(1) reads a hop's empty port as none, the
+    hop's config Port or 22 (openssh-portable: misc.c, parse_user_host_port: a port is read only
+    where text follows the `:`; `ssh -G -J ops@bastion: gpu01` says `proxyjump ops@bastion`).
+    The hop was refused "cannot parse host" (and every host behind it with it). A bare IPv6
+    address ending in `::` keeps its colons; an `ssh://` hop is read by parse_destination."""
+    if entry.endswith(":") and not entry.endswith("::") and not entry.startswith("ssh://"):
+        return entry[:-1]
+    return entry
+
+
 def _is_ipv6_address(text: str) -> bool:
     """An IPv6 address, a scoped one (`fe80::1%eth0`) included."""
     try:
@@ -414,7 +425,7 @@ def parse_proxy_jump(value: str | None) -> tuple[JumpHop, ...]:
             hint="write the hops comma-separated with no spaces between them: ProxyJump bastion,login",
         )
     try:
-        return tuple(JumpHop(parse_destination(entry)) for entry in entries)
+        return tuple(JumpHop(parse_destination(_no_empty_port(entry))) for entry in entries)
     except UsageError as bad:
         # "cannot parse host 'bastion:22:x'" alone did not say it came from the config's ProxyJump.
         raise UsageError(f"ProxyJump {value!r}: {bad.message}", hint=bad.hint) from None
