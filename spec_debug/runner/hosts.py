@@ -482,11 +482,17 @@ def _with_inventory_login_hint(exc: AuthenticationError, spec: HostSpec) -> Auth
     your own user (USER@HOST)") while ansible_user and the key file of the inventory (or
     ansible.cfg) were what set them. A jump host's own login is left alone (ssh config only).
     A copy: a jump failure may be one exception shared by many hosts."""
-    hint = exc.hint or ""
+    # The master note before the login's own hint (ssh_control_master.with_master_note) says
+    # where ControlMaster is set, also "in your ssh config": the inventory's names went into it,
+    # "(ControlMaster and ControlPath in your ssh config, and ansible_user and ... in hosts.ini)",
+    # and the login's own hint after it was left unnamed.
+    from spec_debug.runner.ssh_control_master import MASTER_SET_IN
+
+    noted, master_set_in, hint = (exc.hint or "").rpartition(MASTER_SET_IN)
     if spec.inventory is None or ": jump host " in exc.message or "in your ssh config" not in hint:
         return exc
     named = copy.copy(exc)
-    named.hint = hint.replace(
+    named.hint = noted + master_set_in + hint.replace(
         "in your ssh config",
         f"in your ssh config, and ansible_user and ansible_ssh_private_key_file in {spec.inventory} "
         "(or remote_user and private_key_file in ansible.cfg)", 1,
