@@ -63,7 +63,6 @@ def resolve_targets(
     else:
         try:
             from spec_debug.runner.hosts import ConnectOptions, open_transport, resolve_hosts
-            from spec_debug.runner.inventory import become_warning
         except ImportError as exc:
             # Said as Python said it: a paramiko whose cryptography cannot load its OpenSSL
             # ("libssl.so.3: cannot open shared object file") read as "not installed".
@@ -87,7 +86,7 @@ def resolve_targets(
                 vars=dict(spec.vars),
                 transport=spec.transport,
                 address=getattr(spec, "address", None),
-                warnings=(become_warning(spec.become[0], [spec.name], spec.become[1]),) if spec.become else (),
+                warnings=tuple(spec.warnings),
             )
             for spec in specs
         ]

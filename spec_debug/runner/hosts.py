@@ -12,7 +12,7 @@ import difflib
 import itertools
 import re
 import socket
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Literal
 
@@ -52,10 +52,11 @@ class HostSpec:
     """Where that password is set (`ansible_password in hosts.yml`), also when it is vault-encrypted (password None)."""
     inventory: str | None = None
     """The inventory the host is read from, which its login messages name beside the ssh config."""
-    become: tuple[str, str] | None = None
-    """Where the inventory sets ansible_become and what it asks for that spec-debug does not do
-    (steps run as the login user): inventory.become_warning says it on stderr, for the hosts
-    that share it, and in the host's record."""
+    become: tuple[str, str, str] | None = None
+    """Where the inventory sets ansible_become, and the user and method it asks for, which
+    spec-debug does not do (steps run as the login user)."""
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+    """What the host's record keeps of how it is reached (resolve_hosts: the become warning)."""
 
 
 def ipv6_host(text: str) -> tuple[str, int | None] | None:
@@ -357,15 +358,58 @@ def resolve_hosts(
     specs = [loaded.spec(name) if loaded is not None and name in known else _adhoc_spec(name) for name in names]
     if warn is not None:
         _warn_twice_listed(specs, warn, ssh_config)
+    specs, sharing = _become_warned(specs, ssh_config)
+    for (become, login), names_set in sharing.items() if warn is not None else []:
         from spec_debug.runner.inventory import become_warning
 
-        sharing: dict[tuple[str, str], list[str]] = {}
-        for spec in specs:
-            if spec.become is not None:
-                sharing.setdefault(spec.become, []).append(spec.name)
-        for (where, what), names_set in sharing.items():
-            warn(become_warning(where, names_set, what))
+        warn(become_warning(become, names_set, login))
     return specs
+
+
+_BecomeGroups = dict[tuple[tuple[str, str, str], str | None], list[str]]
+"""Host names by (HostSpec.become, the user they log in as)."""
+
+
+def _become_warned(specs: list[HostSpec], ssh_config: Path | None) -> tuple[list[HostSpec], _BecomeGroups]:
+    """The hosts whose inventory ansible_become spec-debug does not do, by (become, login user):
+    each host's record gets its warning (the specs returned hold it in `warnings`). The login user is the inventory's, else
+    the ssh config's (or the local user), as the connection will take it: a host that logs in as
+    the become user already (`User root` in ~/.ssh/config under `ansible_become: true`) is not
+    warned of, which said "steps run as the login user" of a login as root."""
+    from spec_debug.runner.inventory import become_warning
+    from spec_debug.runner.ssh_tokens import local_user
+
+    config: Any = None
+    sharing: _BecomeGroups = {}
+    warned: list[HostSpec] = []
+    for spec in specs:
+        if spec.become is None:
+            warned.append(spec)
+            continue
+        login = spec.user
+        if login is None and spec.transport == "local":
+            login = local_user()
+        elif login is None:
+            config = config if config is not None else _ssh_config_or_none(ssh_config) or False
+            login = _login_user(spec, config) if config is not False else None
+        if login == spec.become[1]:
+            warned.append(replace(spec, become=None))
+            continue
+        warned.append(replace(spec, warnings=(*spec.warnings, become_warning(spec.become, [spec.name], login))))
+        sharing.setdefault((spec.become, login), []).append(spec.name)
+    return warned, sharing
+
+
+def _login_user(spec: HostSpec, config: Any) -> str | None:
+    """The user the ssh config logs `spec` in as (its User, else the local user); None where
+    the name does not resolve (its connection says why)."""
+    from spec_debug.runner.ssh_config import resolve_target
+
+    options = {**spec.ssh_options, "canonicalizehostname": "no"}  # no DNS before the run (_machine)
+    try:
+        return resolve_target(ssh_destination(spec.address), config, port=spec.port, ssh_options=options).user
+    except Exception:  # noqa: BLE001 - the connection says what is wrong with the name
+        return None
 
 
 def _warn_twice_listed(specs: list[HostSpec], warn: Callable[[str], None], ssh_config: Path | None = None) -> None:

@@ -878,14 +878,19 @@ def _host_key_checking_off(host_vars: dict[str, Any]) -> bool:
     return str(value).strip().lower() not in _ANSIBLE_TRUE
 
 
-def become_warning(where: str, hosts: list[str], what: str) -> str:
-    """The warning for hosts whose ansible_become (set at `where`) spec-debug does not do."""
-    return f"{where}: ansible_become is set for {some_names(hosts)} {what}"
+def become_warning(become: tuple[str, str, str], hosts: list[str], login: str | None) -> str:
+    """The warning for hosts whose ansible_become (`become`: where it is set, the user and the
+    method it asks for) spec-debug does not do; `login`: the user the steps run as, if known."""
+    where, become_user, method = become
+    steps_run_as = f"the login user ({login})" if login is not None else "the login user"
+    return (f"{where}: ansible_become is set for {some_names(hosts)} (as {become_user}, by {method}), which spec-debug "
+            f"does not do: steps run as {steps_run_as}, and a step that needs {become_user} fails (Permission denied); "
+            f"write `sudo -n` into that step's command, or log in as {become_user} (ansible_user)")
 
 
-def _become_note(host_vars: dict[str, Any], user: str | None, source: Callable[[str], str]) -> tuple[str, str] | None:
-    """Where a host's `ansible_become` is set and what it asks for that spec-debug does not do
-    (the rest of become_warning), or None.
+def _become_note(host_vars: dict[str, Any], user: str | None, source: Callable[[str], str]) -> tuple[str, str, str] | None:
+    """Where a host's `ansible_become` is set, and the user and method it asks for, which
+    spec-debug does not do (become_warning says so), or None.
 
     Ansible runs a task of such a host as ansible_become_user (root unless set) through
     ansible_become_method (sudo unless set) (ansible/ansible: lib/ansible/plugins/become/sudo.py,
@@ -896,7 +901,8 @@ def _become_note(host_vars: dict[str, Any], user: str | None, source: Callable[[
     true` ran its steps as `ops`, a step that needed root failing with "Permission denied" and
     nothing to say why. Not refused: the shipped playbooks need no root, and most inventories
     that set it set it for every host (for Ansible's package tasks). None where the login user is
-    the become user already (ansible_user: root) or the value is a template or not true."""
+    the become user already (ansible_user: root; hosts.resolve_hosts also asks the ssh config) or
+    the value is a template or not true."""
     value = host_vars.get("ansible_become")
     if value is None or (isinstance(value, str) and "{{" in value):
         return None
@@ -905,12 +911,7 @@ def _become_note(host_vars: dict[str, Any], user: str | None, source: Callable[[
     become_user = str(host_vars.get("ansible_become_user") or "root")
     if user is not None and user == become_user:
         return None
-    method = str(host_vars.get("ansible_become_method") or "sudo")
-    login = f"the login user ({user})" if user is not None else "the login user"
-    return source("ansible_become"), (
-        f"(as {become_user}, by {method}), which spec-debug does not do: steps run as {login}, and a "
-        f"step that needs {become_user} fails (Permission denied); write `sudo -n` into that step's "
-        f"command, or log in as {become_user} (ansible_user)")
+    return source("ansible_become"), become_user, str(host_vars.get("ansible_become_method") or "sudo")
 
 
 # ansible_connection values that mean SSH (ansible/ansible: lib/ansible/plugins/connection/;

@@ -92,3 +92,24 @@ def test_a_run_says_it_and_keeps_it_in_the_record(client: ClientSetup, sshd: Ssh
     record = json.loads((run_dir / "run.json").read_text())
     assert [step["stdout"] for step in record["steps"]] == [f"{me}\n"]
     assert record["hosts"][0]["warnings"] == [said]
+
+
+def test_the_login_user_of_the_ssh_config_counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ansible_user: the ssh config's User is the login (`Host gpu01 / User root` under
+    `ansible_become: true` logs in as root already), and the local user for a local host."""
+    me = getpass.getuser()
+    config = tmp_path / "ssh_config"
+    config.write_text("Host gpu01\n  User root\nHost gpu02\n  User ops\n")
+    inv = tmp_path / "hosts.ini"
+    inv.write_text(f"gpu01\ngpu02\ngpu03\nhere ansible_connection=local ansible_become_user={me}\n"
+                   "[all:vars]\nansible_become=true\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ANSIBLE_CONFIG", str(tmp_path / "none.cfg"))
+    said: list[str] = []
+    specs = resolve_hosts([], [], inv, None, warn=said.append, ssh_config=config)
+    assert said == [
+        f"{inv}:6: ansible_become is set for gpu02 " + SAID.format(user="root", method="sudo", login="ops"),
+        f"{inv}:6: ansible_become is set for gpu03 " + SAID.format(user="root", method="sudo", login=me),
+    ] if me != "root" else [f"{inv}:6: ansible_become is set for gpu02 " + SAID.format(user="root", method="sudo", login="ops")]
+    assert {spec.name: list(spec.warnings) for spec in specs} == {
+        "gpu01": [], "gpu02": [said[0]], "gpu03": said[1:], "here": []}
