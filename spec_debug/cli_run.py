@@ -86,6 +86,7 @@ def resolve_targets(
                 vars=dict(spec.vars),
                 transport=spec.transport,
                 address=getattr(spec, "address", None),
+                warnings=tuple(spec.warnings),
             )
             for spec in specs
         ]

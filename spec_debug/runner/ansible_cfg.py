@@ -52,7 +52,35 @@ _SETTINGS = (
     ("ansible_ssh_timeout", "ssh_connection", "timeout", "ANSIBLE_SSH_TIMEOUT"),
     ("ansible_host_key_checking", "defaults", "host_key_checking", "ANSIBLE_HOST_KEY_CHECKING"),
     ("ansible_host_key_checking", "ssh_connection", "host_key_checking", "ANSIBLE_SSH_HOST_KEY_CHECKING"),
+    # [privilege_escalation] become / become_user / become_method (base.yml: DEFAULT_BECOME,
+    # DEFAULT_BECOME_USER, DEFAULT_BECOME_METHOD): read only to say that spec-debug does not
+    # become (inventory._become_note), where `become = True` there made every task root.
+    ("ansible_become", "privilege_escalation", "become", "ANSIBLE_BECOME"),
+    ("ansible_become_user", "privilege_escalation", "become_user", "ANSIBLE_BECOME_USER"),
+    ("ansible_become_method", "privilege_escalation", "become_method", "ANSIBLE_BECOME_METHOD"),
 )
+
+
+# The settings Ansible types as text (the ssh plugin's remote_user, private_key_file, ssh_args,
+# ssh_common_args, ssh_extra_args; become_user, become_method): an ansible.cfg value of theirs
+# loses one pair of quotes around it (config/manager.py, ensure_type: a str from an `ini` origin
+# is unquote()d; parsing/quoting.py). `remote_user = "ubuntu"` logged in here as `"ubuntu"`,
+# quotes and all, and failed ("authentication failed") where `ansible all -m ping` logs in;
+# `private_key_file = "~/.ssh/lab.pem"` named no file. Numbers and booleans are kept as written:
+# Ansible reads `remote_port = "2222"` as no number (it stops), and `host_key_checking = "True"`
+# as false. The environment's values are never unquoted there either.
+_TEXT_SETTINGS = frozenset({
+    "ansible_user", "ansible_ssh_private_key_file", "ansible_ssh_args", "ansible_ssh_common_args",
+    "ansible_ssh_extra_args", "ansible_become_user", "ansible_become_method",
+})
+
+
+def _unquoted(value: str) -> str:
+    """Ansible's unquote (ansible/ansible: lib/ansible/parsing/quoting.py): one pair of matching
+    quotes around the whole value is dropped, unless the closing one is escaped."""
+    if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'" and value[-2] != "\\":
+        return value[1:-1]
+    return value
 
 
 def config_file() -> Path | None:
@@ -95,6 +123,8 @@ def login_defaults_with_origin() -> dict[str, tuple[str, str]]:
                 # InterpolationSyntaxError, and the whole file (remote_user, the key, the port)
                 # was dropped with it
                 value = parser.get(section, key, fallback=None, raw=True)
+                if value and variable in _TEXT_SETTINGS:
+                    value = _unquoted(value)
                 if value:
                     found[variable] = (value, f"{path} [{section}] {key}")
         except (configparser.Error, OSError, UnicodeDecodeError):

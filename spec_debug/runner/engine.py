@@ -81,6 +81,9 @@ class HostTarget:
     vars: dict[str, Any] = field(default_factory=dict)
     transport: str = "local"
     address: str | None = None
+    warnings: tuple[str, ...] = ()
+    """What the host's inventory entry asks for that the run does not do (ansible_become), kept
+    in the host's record beside the connection's warnings."""
 
 
 @dataclass
@@ -401,7 +404,7 @@ class Run:
                 raise _Abort()
             transport = target.connect()
             self._transports[target.name] = transport
-            host.warnings.extend(transport.connect_warnings())
+            host.warnings.extend([*target.warnings, *transport.connect_warnings()])
             host_vars = self._host_vars[target.name]
             cut = True  # by the stop, until a step has run to its end
             for index, step in enumerate(self.playbook.steps):

@@ -12,7 +12,7 @@ import difflib
 import itertools
 import re
 import socket
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Literal
 
@@ -52,6 +52,11 @@ class HostSpec:
     """Where that password is set (`ansible_password in hosts.yml`), also when it is vault-encrypted (password None)."""
     inventory: str | None = None
     """The inventory the host is read from, which its login messages name beside the ssh config."""
+    become: tuple[str, str, str] | None = None
+    """Where the inventory sets ansible_become, and the user and method it asks for, which
+    spec-debug does not do (steps run as the login user)."""
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+    """What the host's record keeps of how it is reached (resolve_hosts: the become warning)."""
 
 
 def ipv6_host(text: str) -> tuple[str, int | None] | None:
@@ -228,13 +233,23 @@ def _ssh_line_destination(words: list[str], where: str) -> str | None:
             raise UsageError(f"{where}: Bad port {said.port_word!r}", hint=BAD_PORT_HINT)
     if said.dest is None or said.dest.startswith("-"):  # `ssh -- -p gpu01`: ssh refuses the host "-p"
         return None
-    dest = said.dest
-    if dest.startswith("ssh://"):  # ssh_words read its :port
-        dest = re.sub(r":\d+$", "", dest[len("ssh://"):].rstrip("/"))
-    host = dest.rpartition("@")[2]
+    dest, user = said.dest, said.user
+    if dest.startswith("ssh://"):
+        # The URI as ssh(1) reads it (parse_destination): its user %XX-decoded where no -l or -o
+        # User came before it, an empty `:` no port. ssh_words keeps the user as typed, and the
+        # hint said `--host jdoe%40corp@gpu01` (a login as `jdoe%40corp`) for
+        # ssh://jdoe%40corp@gpu01, and `--host ops@gpu01:` (no host) for ssh://ops@gpu01:.
+        try:
+            uri = parse_destination(dest)
+        except UsageError:
+            return None  # ssh(1) refuses it too: the generic USER@HOST:PORT hint
+        user = ssh_words([("ssh://placeholder" if word == dest else word) for word in words]).user or uri.user
+        host = uri.host
+    else:
+        host = dest.rpartition("@")[2]
     if host.startswith("[") and host.endswith("]") and ":" in host:
         host = host[1:-1]  # _with_port brackets an IPv6 address again
-    destination = f"{said.user}@{host}" if said.user else host
+    destination = f"{user}@{host}" if user else host
     return _with_port(destination, str(port)) if port is not None else destination
 
 
@@ -343,7 +358,58 @@ def resolve_hosts(
     specs = [loaded.spec(name) if loaded is not None and name in known else _adhoc_spec(name) for name in names]
     if warn is not None:
         _warn_twice_listed(specs, warn, ssh_config)
+    specs, sharing = _become_warned(specs, ssh_config)
+    for (become, login), names_set in sharing.items() if warn is not None else []:
+        from spec_debug.runner.inventory import become_warning
+
+        warn(become_warning(become, names_set, login))
     return specs
+
+
+_BecomeGroups = dict[tuple[tuple[str, str, str], str | None], list[str]]
+"""Host names by (HostSpec.become, the user they log in as)."""
+
+
+def _become_warned(specs: list[HostSpec], ssh_config: Path | None) -> tuple[list[HostSpec], _BecomeGroups]:
+    """The hosts whose inventory ansible_become spec-debug does not do, by (become, login user):
+    each host's record gets its warning (the specs returned hold it in `warnings`). The login user is the inventory's, else
+    the ssh config's (or the local user), as the connection will take it: a host that logs in as
+    the become user already (`User root` in ~/.ssh/config under `ansible_become: true`) is not
+    warned of, which said "steps run as the login user" of a login as root."""
+    from spec_debug.runner.inventory import become_warning
+    from spec_debug.runner.ssh_tokens import local_user
+
+    config: Any = None
+    sharing: _BecomeGroups = {}
+    warned: list[HostSpec] = []
+    for spec in specs:
+        if spec.become is None:
+            warned.append(spec)
+            continue
+        login = spec.user
+        if login is None and spec.transport == "local":
+            login = local_user()
+        elif login is None:
+            config = config if config is not None else _ssh_config_or_none(ssh_config) or False
+            login = _login_user(spec, config) if config is not False else None
+        if login == spec.become[1]:
+            warned.append(replace(spec, become=None))
+            continue
+        warned.append(replace(spec, warnings=(*spec.warnings, become_warning(spec.become, [spec.name], login))))
+        sharing.setdefault((spec.become, login), []).append(spec.name)
+    return warned, sharing
+
+
+def _login_user(spec: HostSpec, config: Any) -> str | None:
+    """The user the ssh config logs `spec` in as (its User, else the local user); None where
+    the name does not resolve (its connection says why)."""
+    from spec_debug.runner.ssh_config import resolve_target
+
+    options = {**spec.ssh_options, "canonicalizehostname": "no"}  # no DNS before the run (_machine)
+    try:
+        return resolve_target(ssh_destination(spec.address), config, port=spec.port, ssh_options=options).user
+    except Exception:  # noqa: BLE001 - the connection says what is wrong with the name
+        return None
 
 
 def _warn_twice_listed(specs: list[HostSpec], warn: Callable[[str], None], ssh_config: Path | None = None) -> None:
@@ -460,11 +526,17 @@ def _with_inventory_login_hint(exc: AuthenticationError, spec: HostSpec) -> Auth
     your own user (USER@HOST)") while ansible_user and the key file of the inventory (or
     ansible.cfg) were what set them. A jump host's own login is left alone (ssh config only).
     A copy: a jump failure may be one exception shared by many hosts."""
-    hint = exc.hint or ""
+    # The master note before the login's own hint (ssh_control_master.with_master_note) says
+    # where ControlMaster is set, also "in your ssh config": the inventory's names went into it,
+    # "(ControlMaster and ControlPath in your ssh config, and ansible_user and ... in hosts.ini)",
+    # and the login's own hint after it was left unnamed.
+    from spec_debug.runner.ssh_control_master import MASTER_SET_IN
+
+    noted, master_set_in, hint = (exc.hint or "").rpartition(MASTER_SET_IN)
     if spec.inventory is None or ": jump host " in exc.message or "in your ssh config" not in hint:
         return exc
     named = copy.copy(exc)
-    named.hint = hint.replace(
+    named.hint = noted + master_set_in + hint.replace(
         "in your ssh config",
         f"in your ssh config, and ansible_user and ansible_ssh_private_key_file in {spec.inventory} "
         "(or remote_user and private_key_file in ansible.cfg)", 1,

@@ -16,8 +16,8 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
   login password for hosts that take one, kept out of vars and records; `{{ lookup('env', 'NAME') }}`
   inside a connection variable (`"{{ lookup('env','HOME') }}/.ssh/lab.pem"`) is read, and a
   template over the host's vars (`"{{ inventory_hostname }}.ib"`, `"{{ lab_user }}"`) rendered,
-  one that cannot render refused; every other `ansible_*` variable is
-  dropped and the rest become playbook vars, except `ansible_ssh_args`,
+  one that cannot render refused; `ansible_become` (which spec-debug does not do) is warned of;
+  every other `ansible_*` variable is dropped and the rest become playbook vars, except `ansible_ssh_args`,
   `ansible_ssh_common_args` and `ansible_ssh_extra_args`, whose `-o Key=Value`, `-J`, `-p`, `-l`
   and `-i` options (bastion ProxyCommand/ProxyJump setups) apply as on ssh's command line, in
   that order (lib/ansible/plugins/connection/ssh.py, _build_command), and
@@ -66,6 +66,7 @@ from spec_debug.playbook.yaml_nodes import (
 )
 from spec_debug.runner.ansible_cfg import login_defaults_with_origin
 from spec_debug.runner.hosts import HostSpec, expand_host_pattern, ipv6_host
+from spec_debug.record import some_names
 from spec_debug.runner.ssh_args import added_up, parse_ssh_args
 from spec_debug.store import packed_file
 
@@ -877,6 +878,42 @@ def _host_key_checking_off(host_vars: dict[str, Any]) -> bool:
     return str(value).strip().lower() not in _ANSIBLE_TRUE
 
 
+def become_warning(become: tuple[str, str, str], hosts: list[str], login: str | None) -> str:
+    """The warning for hosts whose ansible_become (`become`: where it is set, the user and the
+    method it asks for) spec-debug does not do; `login`: the user the steps run as, if known."""
+    where, become_user, method = become
+    steps_run_as = f"the login user ({login})" if login is not None else "the login user"
+    return (f"{where}: ansible_become is set for {some_names(hosts)} (as {become_user}, by {method}), which spec-debug "
+            f"does not do: steps run as {steps_run_as}, and a step that needs {become_user} fails (Permission denied); "
+            f"write `sudo -n` into that step's command, or log in as {become_user} (ansible_user)")
+
+
+def _become_note(host_vars: dict[str, Any], user: str | None, source: Callable[[str], str]) -> tuple[str, str, str] | None:
+    """Where a host's `ansible_become` is set, and the user and method it asks for, which
+    spec-debug does not do (become_warning says so), or None.
+
+    Ansible runs a task of such a host as ansible_become_user (root unless set) through
+    ansible_become_method (sudo unless set) (ansible/ansible: lib/ansible/plugins/become/sudo.py,
+    DOCUMENTATION; constants.py, MAGIC_VARIABLE_MAPPING). spec-debug runs each step as the login
+    user: it does not wrap steps in sudo, whose password prompt, process tree and file ownership
+    its step tracking (pids, timeouts, kills, fetched files) does not follow. The variable was
+    dropped with the other ansible_* ones, and a fleet whose group_vars/all says `ansible_become:
+    true` ran its steps as `ops`, a step that needed root failing with "Permission denied" and
+    nothing to say why. Not refused: the shipped playbooks need no root, and most inventories
+    that set it set it for every host (for Ansible's package tasks). None where the login user is
+    the become user already (ansible_user: root; hosts.resolve_hosts also asks the ssh config) or
+    the value is a template or not true."""
+    value = host_vars.get("ansible_become")
+    if value is None or (isinstance(value, str) and "{{" in value):
+        return None
+    if not (value in (True, 1, 1.0) if isinstance(value, (bool, int, float)) else str(value).strip().lower() in _ANSIBLE_TRUE):
+        return None
+    become_user = str(host_vars.get("ansible_become_user") or "root")
+    if user is not None and user == become_user:
+        return None
+    return source("ansible_become"), become_user, str(host_vars.get("ansible_become_method") or "sudo")
+
+
 # ansible_connection values that mean SSH (ansible/ansible: lib/ansible/plugins/connection/;
 # "smart" picks ssh; "" is the default, ssh). Fully qualified names end with the plugin name.
 _SSH_CONNECTIONS = frozenset({"", "ssh", "smart", "paramiko", "paramiko_ssh"})
@@ -1105,6 +1142,7 @@ def _spec(name: str, host_vars: dict[str, Any], path: str, origins: dict[str, st
             if timeout is not None:
                 ssh_options.setdefault("connecttimeout", timeout)
     password, password_source = _password(host_vars, path)
+    become = _become_note(host_vars, user if user is not None else ssh_options.get("user"), source)
     return HostSpec(
         name=name,
         address=str(connection.get("address", name)),
@@ -1118,6 +1156,7 @@ def _spec(name: str, host_vars: dict[str, Any], path: str, origins: dict[str, st
         password=password,
         password_source=password_source,
         inventory=path,
+        become=become,
     )
 
 

@@ -149,7 +149,8 @@ def parse_ssh_args(text: str, *, source: str = "ssh arguments", after: dict[str,
 
     What Ansible inventories put in `ansible_ssh_common_args` / `ansible_ssh_extra_args`. As on
     ssh's command line the first value of a keyword wins; flags that do not change where or how
-    we connect (-C, -v, -q, ...) are ignored, as are `-o` keywords we do not use; what
+    we connect (-C, -v, -q, ...) are ignored (-M is ControlMaster, which decides whether
+    ssh(1) would ride an open master: ssh_control_master), as are `-o` keywords we do not use; what
     ssh(1) refuses (an unknown option letter, a bad port, a second -J) is refused.
 
     `after`: the options of the words that stand before `text` on the same ssh(1) command line
@@ -192,6 +193,14 @@ def parse_ssh_args(text: str, *, source: str = "ssh arguments", after: dict[str,
             # RequestTTY over any -o before it (ssh.c, main: case 't', case 'T'). Dropped, and
             # `ansible_ssh_args: -tt` ran the steps without one with no word of it, where
             # `-o RequestTTY=force` gets the host's warning (ssh.request_tty_warning).
+            # -M makes this ssh a master (ControlMaster yes) and a second -M (-MM) asks first
+            # (ask), each over any value before it (ssh.c, main, case 'M': yes unless already
+            # yes, then ask; `ssh -G -o ControlMaster=auto -M` says yes). Dropped, a host whose
+            # ssh arguments say `-M -S ~/.ssh/cm-gpu01` was taken to ride the master open there,
+            # and a failed login said `ssh` would log in through it (ssh_control_master), where
+            # ssh(1) with -M makes a master of its own and logs in anew.
+            if flag == "M":
+                options["controlmaster"] = "ask" if options.get("controlmaster", "").lower() in ("yes", "true") else "yes"
             if flag == "t":
                 options["requesttty"] = "force" if options.get("requesttty", "").lower() in ("yes", "true") else "yes"
             elif flag == "T":

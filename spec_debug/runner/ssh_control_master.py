@@ -85,6 +85,11 @@ def _open_master(control_path: str) -> str | None:
     return elsewhere if elsewhere is not None and master_open(elsewhere) else None
 
 
+MASTER_SET_IN = "(ControlMaster and ControlPath in your ssh config)"
+"""Where the master note says the master is set: its own "in your ssh config", which a later
+rewrite of the login's hint (hosts._with_inventory_login_hint) must leave alone."""
+
+
 def with_master_note(exc: TransportError, alias: str, control_path: str | None) -> TransportError:
     """A failed login's hint, first saying that `ssh ALIAS` goes through the master open at
     control_path (or where ssh(1) puts it: _passwd_home_path) and so asks for nothing. A copy,
@@ -94,9 +99,8 @@ def with_master_note(exc: TransportError, alias: str, control_path: str | None) 
     control_path = _open_master(control_path)
     if control_path is None:
         return exc
-    note = (f"`ssh {alias}` logs in through the master connection ssh(1) keeps open at {control_path} (ControlMaster and "
-            "ControlPath in your ssh config), so it asks for nothing while that connection lasts; spec-debug cannot share "
-            "it and logs in anew")
+    note = (f"`ssh {alias}` logs in through the master connection ssh(1) keeps open at {control_path} {MASTER_SET_IN}, "
+            "so it asks for nothing while that connection lasts; spec-debug cannot share it and logs in anew")
     noted = copy.copy(exc)
     noted.hint = f"{note}; {exc.hint}" if exc.hint else note
     return noted.with_traceback(exc.__traceback__)

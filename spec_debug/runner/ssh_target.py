@@ -270,7 +270,7 @@ def parse_destination(text: str) -> Destination:
     raw = text.strip()
     uri = raw.startswith("ssh://")  # `SSH://ops@gpu01` is user SSH://ops to ssh(1) 9.2 (`ssh -G`)
     if uri:
-        raw = raw[len("ssh://") :].rstrip("/")
+        raw = _uri_authority(raw[len("ssh://") :], text)
     user, at, address = raw.rpartition("@")
     if address.count(":") >= 2 and _is_ipv6_address(address) and (user or not at):
         # A bare IPv6 address, as ssh(1) takes it (`ssh root@2001:db8::5`, `ssh fe80::1%eth0`:
@@ -294,6 +294,25 @@ def parse_destination(text: str) -> Destination:
         user=user,
         port=int(port) if port else None,
     )
+
+
+def _uri_authority(rest: str, text: str) -> str:
+    """`[user@]host[:port]` of an `ssh://` URI, as ssh(1) reads it (openssh-portable: misc.c,
+    parse_uri): one `/` ends it (a path after it ssh refuses), and a `:` with no port after it is
+    no port (the config's, else 22): `ssh -G 'ssh://ops@gpu01:'` says `port 22`. That URI was
+    "cannot parse host" here, and `ssh://gpu01//` and `ssh://gpu01/srv` (a path, which ssh
+    refuses) were read as gpu01 and as a host named `gpu01/srv`. `ssh://gpu01:/` is refused, as ssh(1) refuses it (a2port of the empty port is 0)."""
+    if rest.endswith("/"):
+        rest = rest[:-1]
+        if rest.endswith(":"):
+            raise UsageError(f"cannot parse host {text!r}: no port after ':' (ssh(1) refuses the URI too)",
+                             hint="write ssh://USER@HOST:PORT/ or ssh://USER@HOST/")
+    elif rest.endswith(":") and not rest.endswith("::"):
+        rest = rest[:-1]
+    if "/" in rest.rpartition("@")[2]:  # `ssh://gpu01/srv` or `ssh://gpu01//`: the host was `gpu01/srv`
+        raise UsageError(f"cannot parse host {text!r}: a path after the host, which ssh(1) refuses in a destination",
+                         hint="write ssh://USER@HOST:PORT, with no path")
+    return rest
 
 
 def _uri_user(user: str, text: str) -> str:
@@ -322,6 +341,17 @@ def _uri_user(user: str, text: str) -> str:
     if not decoded:
         raise UsageError(f"cannot parse host {text!r}: the URI's user is empty", hint="write ssh://USER@HOST or ssh://HOST")
     return "".join(decoded)
+
+
+def _no_empty_port(entry: str) -> str:
+    """A jump hop `user@host:` without its colon: ssh(1) reads a hop's empty port as none, the
+    hop's config Port or 22 (openssh-portable: misc.c, parse_user_host_port: a port is read only
+    where text follows the `:`; `ssh -G -J ops@bastion: gpu01` says `proxyjump ops@bastion`).
+    The hop was refused "cannot parse host" (and every host behind it with it). A bare IPv6
+    address ending in `::` keeps its colons; an `ssh://` hop is read by parse_destination."""
+    if entry.endswith(":") and not entry.endswith("::") and not entry.startswith("ssh://"):
+        return entry[:-1]
+    return entry
 
 
 def _is_ipv6_address(text: str) -> bool:
@@ -395,7 +425,7 @@ def parse_proxy_jump(value: str | None) -> tuple[JumpHop, ...]:
             hint="write the hops comma-separated with no spaces between them: ProxyJump bastion,login",
         )
     try:
-        return tuple(JumpHop(parse_destination(entry)) for entry in entries)
+        return tuple(JumpHop(parse_destination(_no_empty_port(entry))) for entry in entries)
     except UsageError as bad:
         # "cannot parse host 'bastion:22:x'" alone did not say it came from the config's ProxyJump.
         raise UsageError(f"ProxyJump {value!r}: {bad.message}", hint=bad.hint) from None
