@@ -72,16 +72,20 @@ def test_ctrl_c_while_a_stepped_command_runs_says_it_was_stopped_not_that_it_cou
                              "--out", "runs"], stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path, close_fds=True,
                             env={**os.environ, "COLUMNS": "120", "TERM": "xterm"}, start_new_session=True)
     os.close(slave)
-    screen = ""
+    # The bytes as they come, decoded whole: a read can end inside a character ("→" is three
+    # bytes), and each read decoded on its own made that character U+FFFD.
+    raw = bytearray()
+
+    def screen() -> str:
+        return raw.decode("utf-8", "replace")
 
     def read_until(text: str, timeout: float = 30) -> None:
-        nonlocal screen
         deadline = time.monotonic() + timeout
-        while text not in re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen):
-            assert time.monotonic() < deadline, f"{text!r} never appeared:\n{screen}"
+        while text not in re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen()):
+            assert time.monotonic() < deadline, f"{text!r} never appeared:\n{screen()}"
             if select.select([master], [], [], 0.1)[0]:
                 try:
-                    screen += os.read(master, 65536).decode("utf-8", "replace")
+                    raw.extend(os.read(master, 65536))
                 except OSError:
                     break
 
@@ -92,10 +96,10 @@ def test_ctrl_c_while_a_stepped_command_runs_says_it_was_stopped_not_that_it_cou
         # machine, before the step started: the Ctrl-C then came at the prompt instead).
         deadline = time.monotonic() + 60
         while not running.exists():
-            assert time.monotonic() < deadline and proc.poll() is None, f"the step never started:\n{screen}"
+            assert time.monotonic() < deadline and proc.poll() is None, f"the step never started:\n{screen()}"
             if select.select([master], [], [], 0.05)[0]:
                 try:
-                    screen += os.read(master, 65536).decode("utf-8", "replace")
+                    raw.extend(os.read(master, 65536))
                 except OSError:
                     pass
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C sends to the terminal's foreground group
@@ -105,6 +109,6 @@ def test_ctrl_c_while_a_stepped_command_runs_says_it_was_stopped_not_that_it_cou
         if proc.poll() is None:
             proc.kill()
         os.close(master)
-    out = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen)
+    out = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen())
     assert "→ wait was stopped while it ran: Ctrl-C; the run stops here." in out, out
     assert "could not run" not in out

@@ -39,7 +39,13 @@ class PtySession:
         self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, cwd=cwd, close_fds=True,
                                      env={**os.environ, "COLUMNS": "120", "TERM": "xterm"})
         os.close(slave)
-        self.screen = ""
+        # The bytes as they come, decoded whole: a read can end inside a character ("→", "…"),
+        # and each read decoded on its own made that character U+FFFD.
+        self.raw = bytearray()
+
+    @property
+    def screen(self) -> str:
+        return self.raw.decode("utf-8", "replace")
 
     def expect(self, text: str, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -49,7 +55,7 @@ class PtySession:
             ready, _, _ = select.select([self.master], [], [], 0.1)
             if ready:
                 try:
-                    self.screen += os.read(self.master, 65536).decode("utf-8", "replace")
+                    self.raw.extend(os.read(self.master, 65536))
                 except OSError:
                     break
 
@@ -62,7 +68,7 @@ class PtySession:
             ready, _, _ = select.select([self.master], [], [], 0.1)
             if ready:
                 try:
-                    self.screen += os.read(self.master, 65536).decode("utf-8", "replace")
+                    self.raw.extend(os.read(self.master, 65536))
                 except OSError:
                     pass
         return self.proc.wait(timeout=1)

@@ -26,8 +26,10 @@ def test_a_setsid_server_writing_to_the_step_stdout_lets_the_step_end(client: Cl
             # about 4 s (the drain, the check, the held-output read), which a loaded 2-core CI
             # machine stretched past the 5.5 s bound this test had. It ends by itself in 60 s
             # at most (a setsid process outlives the test's sshd), at its first line once sshd
-            # has closed the session's pipe.
-            "setsid sh -c 'for i in $(seq 300); do echo serving; sleep 0.2; done' & echo started",
+            # has closed the session's pipe. "started" is echoed before the server starts: after
+            # it (`server & echo started`) the server's first "serving" came first now and then
+            # (20 runs in 3000 of that shell line on a loaded machine).
+            "echo started; setsid sh -c 'for i in $(seq 300); do echo serving; sleep 0.2; done' &",
             stdout=stdout, stderr=StreamCapture("stderr"), timeout_s=30,
         )
         assert not outcome.timed_out and outcome.exit_code == 0

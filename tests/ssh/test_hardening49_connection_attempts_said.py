@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from tests.ssh.h49_helpers import run_tiny
-from tests.sshd_fixture import ClientSetup, free_port, write_ssh_config
+from tests.sshd_fixture import ClientSetup, write_ssh_config
 
 
 def _host_error(cli: Callable[..., Any], tmp_path: Path, host: str) -> str:
@@ -19,16 +19,17 @@ def _host_error(cli: Callable[..., Any], tmp_path: Path, host: str) -> str:
 
 
 def test_a_host_refused_on_every_attempt_says_how_many_were_made(
-        cli: Callable[..., Any], client: ClientSetup, tmp_path: Path) -> None:
-    down = free_port()
+        cli: Callable[..., Any], client: ClientSetup, tmp_path: Path, closed_port: Callable[[], int]) -> None:
+    down = closed_port()
     client.hosts["rebooting"] = {"HostName": "127.0.0.1", "Port": down, "ConnectionAttempts": 3}
     write_ssh_config(client.config, client.hosts)
     assert _host_error(cli, tmp_path, "rebooting") == (
         f"rebooting: connection refused by 127.0.0.1:{down} after 3 attempts (ConnectionAttempts 3)")
 
 
-def test_a_single_attempt_is_said_as_before(cli: Callable[..., Any], client: ClientSetup, tmp_path: Path) -> None:
-    down = free_port()
+def test_a_single_attempt_is_said_as_before(cli: Callable[..., Any], client: ClientSetup, tmp_path: Path,
+                                            closed_port: Callable[[], int]) -> None:
+    down = closed_port()
     client.hosts["down"] = {"HostName": "127.0.0.1", "Port": down}
     write_ssh_config(client.config, client.hosts)
     assert _host_error(cli, tmp_path, "down") == f"down: connection refused by 127.0.0.1:{down}"

@@ -12,7 +12,7 @@ import pytest
 
 from spec_debug.errors import TransportError
 from spec_debug.runner.ssh import SSHTransport
-from tests.sshd_fixture import ClientSetup, SshServer, free_port, write_ssh_config
+from tests.sshd_fixture import ClientSetup, SshServer, write_ssh_config
 
 StartServer = Callable[..., SshServer]
 
@@ -28,8 +28,9 @@ def _refusal(client: ClientSetup, bastion: SshServer, hostname: str, port: int) 
     return caught.value
 
 
-def test_nothing_listening_behind_the_jump_host_is_said(client: ClientSetup, sshd_factory: StartServer) -> None:
-    down = free_port()
+def test_nothing_listening_behind_the_jump_host_is_said(client: ClientSetup, sshd_factory: StartServer,
+                                                       closed_port: Callable[[], int]) -> None:
+    down = closed_port()
     error = _refusal(client, sshd_factory("bastion"), "127.0.0.1", down)
     assert error.message == (f"behind: jump host bastion could not open a connection to 127.0.0.1:{down} "
                              "(Connect failed: Connection refused)"), error.message

@@ -29,7 +29,7 @@ from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_transport import _SignalAwareTransport
 from spec_debug.runner.transport import CommandOutcome
 
-from tests.sshd_fixture import ClientSetup, SshServer, free_port, write_ssh_config
+from tests.sshd_fixture import ClientSetup, SshServer, write_ssh_config
 
 
 def _hold_the_only_slot(connection: paramiko.Transport) -> paramiko.Channel:
@@ -92,7 +92,8 @@ def test_two_refused_session_opens_each_wait_for_a_slot(
 
 
 def test_two_hosts_refused_behind_one_jump_host_each_get_their_own_reason(
-    client: ClientSetup, sshd_factory: Callable[..., SshServer], monkeypatch: pytest.MonkeyPatch
+    client: ClientSetup, sshd_factory: Callable[..., SshServer], monkeypatch: pytest.MonkeyPatch,
+    closed_port: Callable[[], int],
 ) -> None:
     """A fleet behind one bastion shares its connection (ssh_jump._JumpPool): two hosts down at
     once had their direct-tcpip refusals arrive together. One host was told the other's reason,
@@ -100,7 +101,7 @@ def test_two_hosts_refused_behind_one_jump_host_each_get_their_own_reason(
     bastion = sshd_factory("h69bastion")
     client.trust(bastion)
     client.alias("bastion", bastion)
-    down = free_port()
+    down = closed_port()
     behind = {"IdentityFile": str(client.key.path), "UserKnownHostsFile": str(client.known_hosts), "ProxyJump": "bastion"}
     client.hosts["gpu-down"] = {"HostName": "127.0.0.1", "Port": down, **behind}
     client.hosts["gpu-gone"] = {"HostName": "gpu69.invalid", "Port": 22, **behind}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import socket
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -62,10 +63,8 @@ def test_localhost_with_no_sshd_names_host_local(tmp_path: Path) -> None:
         "  hint: is sshd running and listening on that port? To run on this machine without ssh: `--host local`")
 
 
-def test_another_host_keeps_its_hint(tmp_path: Path) -> None:
-    with socket.socket() as free:
-        free.bind(("127.0.0.1", 0))
-        port = free.getsockname()[1]
+def test_another_host_keeps_its_hint(tmp_path: Path, closed_port: Callable[[], int]) -> None:
+    port = closed_port()
     result = _run(tmp_path, f"127.0.0.1:{port}")
     assert result.code == 3, result.stderr
     assert _hint_after(result.stderr, f"host 127.0.0.1:{port} error: 127.0.0.1: connection refused by 127.0.0.1:{port}") \

@@ -10,6 +10,7 @@ import os
 import pwd
 import shutil
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -409,6 +410,18 @@ def test_host_key_algorithms_with_plus_still_prefer_the_type_known_hosts_has(
         assert transport.connection.transport.get_remote_server_key().get_name() == "ecdsa-sha2-nistp256"
 
 
+def _hold(address: str, port: int) -> socket.socket | None:
+    """The port bound without SO_REUSEADDR (sshd's bind sets it, and fails), or None where it
+    cannot be bound now: the test then runs as before, the port free meanwhile."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.bind((address, port))
+    except OSError:
+        sock.close()
+        return None
+    return sock
+
+
 def test_connection_attempts_reach_an_sshd_that_comes_back_a_moment_later(
     client: ClientSetup, sshd_factory: StartServer
 ) -> None:
@@ -420,9 +433,19 @@ def test_connection_attempts_reach_an_sshd_that_comes_back_a_moment_later(
     # on a loaded machine (4 attempts gave it 1.8 s).
     client.alias("restarting", server, ConnectionAttempts=30)
     server.stop()  # its sshd_config keeps the port: the same server comes back on it
+    # Held until the restart (bound, never listened on: connects are refused as with nothing
+    # there, and no sshd can bind it): for those 1.2 s the other xdist worker's next sshd could
+    # be given the freed port (free_port), and the attempts then met a stranger's host key.
+    held = _hold(server.address, server.port)
     restarted: list[subprocess.Popen[bytes]] = []
-    later = threading.Timer(1.2, lambda: restarted.append(subprocess.Popen(
-        [SSHD, "-D", "-e", "-f", str(server.config_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)))
+
+    def restart() -> None:
+        if held is not None:
+            held.close()
+        restarted.append(subprocess.Popen([SSHD, "-D", "-e", "-f", str(server.config_path)],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+    later = threading.Timer(1.2, restart)
     later.start()
     try:
         with SSHTransport.connect("restarting", client.options()) as transport:
