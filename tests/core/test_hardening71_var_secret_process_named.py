@@ -13,7 +13,7 @@ from tests.conftest import only_run, run_cli
 
 SECRET = "ZebraCactusMoonlight77"
 PART = SECRET[:6]
-PAD = "a" * 30  # the command line shown is "python3 -c import time; time.sleep(2) " + PAD + " " + SECRET: 69 + 22
+PAD = "a" * 30  # the command line shown is "python3 -c import time; time.sleep(9) " + PAD + " " + SECRET: 69 + 22
 
 
 def test_a_background_process_named_with_the_value_across_the_cut(tmp_path):
@@ -24,14 +24,14 @@ vars:
   db_password: ''
 steps:
   - id: a
-    run: python3 -c "import time; time.sleep(2)" {PAD} {{{{ db_password }}}} &
+    run: python3 -c "import time; time.sleep(9)" {PAD} {{{{ db_password }}}} &
 """)
     out = tmp_path / "runs"
     result = run_cli("run", str(playbook), "--host", "local", "--out", str(out), "--var", f"db_password={SECRET}")
     run_dir, record = only_run(out)
     assert result.code == 0, result.stderr
     message = record["steps"][0]["message"]
-    assert f"(python3 -c import time; time.sleep(2) {PAD} …), still writing to this step's" in message, message
+    assert f"(python3 -c import time; time.sleep(9) {PAD} …), still writing to this step's" in message, message
     for text in ((run_dir / "run.json").read_text(), (run_dir / "report.md").read_text(),
                  (run_dir / "report.html").read_text(), result.stderr):
         assert PART not in text
