@@ -1221,9 +1221,12 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
         return []
     # NaN/Inf there (Sample.non_finite): no reading of those slots scores
     bad = {slot for sample in samples for slot in sample.non_finite}
+    unread = _non_finite_neighbours(samples, info, wanted, resolved.slots, fed_score, bad,
+                                    [slots for slots in shifts.values()
+                                     if not bad.isdisjoint(slots)], command)
     shifts = {shift: slots for shift, slots in shifts.items() if bad.isdisjoint(slots)}
     if not shifts:
-        return []
+        return unread
     where = {slot: j for j, slot in enumerate(samples[0].slot_index)}
     if not all(s in where for s in resolved.slots) or not all(
             s in where for slots in shifts.values() for s in slots):
@@ -1243,7 +1246,7 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
     shift = max(scores, key=lambda k: scores[k])
     gap = scores[shift] - fed
     if gap < CLEAR_MARGIN or round(gap * rows) < LAYOUT_MIN_GAIN:
-        return []
+        return unread
     slots = shifts[shift]
     named_as = [i + shift for i in wanted]
     return [f"the slots {list(slots)} the dump's layer_ids metadata names as layers "
@@ -1256,6 +1259,37 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
             f"trained on layers {named_as}, not the ones its config names; --layout "
             f"{','.join(map(str, slots))} evaluates with those slots, `{command}` ranks every "
             "layout of the dump"]
+
+
+def _non_finite_neighbours(samples, info: DataInfo, wanted: Sequence[int],
+                           fed_slots: Sequence[int], fed_score: float, bad: set[int],
+                           unscored: list[tuple[int, ...]], command: str) -> list[str]:
+    """The note for neighbouring slots _named_layers_note could not score: they hold NaN/Inf
+    (Sample.non_finite) in some sample it read. Said only when no finite neighbour showed the
+    metadata off (the caller returns it then): a dump one layer off whose layer above holds
+    NaN (an fp16 dump's late layer past float16's range) scored like weak weights with no word,
+    where the clean dump got "the metadata numbers each slot one layer higher"."""
+    held = sorted({slot for slots in unscored for slot in slots} & bad)
+    if not held:
+        return []
+    seen: dict[int, list[tuple[str, str]]] = {}
+    for sample in samples:
+        for slot, at in sample.non_finite.items():
+            if slot in held:
+                seen.setdefault(slot, []).append((sample.name, at))
+    ids = info.layer_ids or ()
+    where = "; ".join(
+        f"slot {slot}" + (f" (named layer {ids[slot]})" if slot < len(ids) else "")
+        + f" in {len(seen[slot])} of {len(samples)} samples, first {seen[slot][0][0]} at "
+        f"{seen[slot][0][1]}" for slot in held)
+    return [f"the draft scores {fed_score:.3f} at step 0 on the slots {list(fed_slots)} the "
+            f"dump's layer_ids metadata names as the draft's aux layers {list(wanted)}; "
+            "whether the metadata is one or two layers off its tensors was not checked on "
+            f"the neighbouring slots that hold NaN or Inf: {where}. A dumper whose layer_ids "
+            "are one layer off its tensors (each layer's output, transformers' "
+            "output_hidden_states[i + 1], where the engines capture each layer's input) "
+            "lowers the score with no other sign: dump again with finite states (bfloat16, "
+            f"not float16) and run `{command}` to rank every layout"]
 
 
 _EXACT_EMBEDDING = "is exactly the embedding output"
