@@ -1753,6 +1753,19 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
         plain = report.final_slot_check is None and (flag is None
                                                      or flag["ranked_with"] == flag["config"])
         report.verdict = found if plain else report.verdict + "; " + found
+    elif (numbered and best not in numbered and best != tuple(resolved.slots)
+          and not report.untrained_draft and not report.unmapped_draft
+          and not report.zeroed_norms and not report.no_skill and report.unclear_rows is None
+          and report.unconfirmed_rows is None
+          and report.ranked[0]["full_accuracy0"] - report.configured_accuracy0 >= CLEAR_MARGIN):
+        near = _out_of_layer_order(best, numbered, scored, resolved.slots, trained,
+                                   report.ranked[0]["full_accuracy0"],
+                                   report.configured_accuracy0)
+        if near:
+            flag = report.norm_before_residual_check
+            plain = report.final_slot_check is None and (
+                flag is None or flag["ranked_with"] == flag["config"])
+            report.verdict = near if plain else report.verdict + "; " + near
     copied = _final_copies_aux(samples, resolved.slots, trained, n_layers) if has_final else None
     if copied:
         # every layout is scored against that aux layer's targets: "matches" would mislead
@@ -1861,6 +1874,47 @@ def _every_layer_layouts(trained: Sequence[int] | None, info: DataInfo,
                                                              for s in slots):
             out.setdefault(slots, how)
     return out
+
+
+def _out_of_layer_order(best: tuple[int, ...], numbered: dict[tuple[int, ...], str],
+                        scored: dict, guessed: Sequence[int], trained: Sequence[int],
+                        best_score: float, guessed_score: float) -> str | None:
+    """The verdict for an every-layer dump that does not name its slots when the best layout is
+    the config's layers read as such a dump (_every_layer_layouts) with one slot changed, or
+    those slots in another order: "the draft was trained on a different layout than the one
+    configured (check the aux layer ids and the engine's capture convention)" compared it with
+    eval's guess (the first slots) and blamed the draft or the engine, when the dump's own slot
+    order is as likely the cause (a dumper that wrote two captures swapped: slot 6 holding
+    layer 4). None when the best layout is further from those readings."""
+    def near(slots: tuple[int, ...]) -> tuple[int, int, float]:
+        return (sum(a == b for a, b in zip(slots, best)), len(set(slots) & set(best)),
+                scored.get(slots, -1.0))
+
+    reading = max((slots for slots in numbered if slots in scored), key=near, default=None)
+    if reading is None:
+        return None
+    same_set = sorted(reading) == sorted(best)
+    changed = [i for i, (a, b) in enumerate(zip(reading, best)) if a != b]
+    if not same_set and len(changed) > 1:
+        return None
+    if same_set:
+        swaps = ", ".join(f"slot {best[i]} where it has slot {reading[i]} (layer {trained[i]})"
+                          for i in changed)
+        what = f"it reads those slots in another order ({swaps})"
+    else:
+        i = changed[0]
+        what = (f"it reads slot {best[i]} where that reading has slot {reading[i]} (the "
+                f"config's layer {trained[i]})")
+    return (f"slots {list(best)} scores {best_score:.3f} vs {guessed_score:.3f} for the first "
+            f"{len(guessed)} {list(guessed)}, which eval reads from a dump that does not name "
+            f"its slots, and {scored[reading]:.3f} for slots {list(reading)}, the config's "
+            f"layer ids {list(trained)} in a dump of every layer {numbered[reading]}: {what}. "
+            "The dump names no layers, so its own slot order is as likely the cause as the "
+            "draft: either the dumper did not write the layers in layer order (two captures "
+            "swapped, or stacked in the order they were registered: check the order it "
+            "concatenated them in, and dump again in layer order), or the draft was trained "
+            "on other layers than its eagle_aux_hidden_state_layer_ids name; pass --layout "
+            f"{','.join(map(str, best))} to evaluate on this dump")
 
 
 def _named_neighbour_layouts(trained: Sequence[int] | None, info: DataInfo,
