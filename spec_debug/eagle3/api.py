@@ -1251,14 +1251,20 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
     named_as = [i + shift for i in wanted]
     return [f"the slots {list(slots)} the dump's layer_ids metadata names as layers "
             f"{named_as} score {scores[shift]:.3f} at step 0 vs {fed:.3f} for {named}, fed "
-            f"to fc (step 0 on the first {len(samples)} sample(s)): the metadata numbers each "
-            f"slot {_layers_apart(shift)} {'higher' if shift > 0 else 'lower'} than the layer it holds (a "
-            "dumper numbering each "
-            "layer's output, transformers' output_hidden_states[i + 1], where the engines "
-            "capture each layer's input: fix its layer_ids and dump again), or the draft was "
-            f"trained on layers {named_as}, not the ones its config names; --layout "
+            f"to fc (step 0 on the first {len(samples)} sample(s)): "
+            f"{_metadata_off(shift, named_as)}; --layout "
             f"{','.join(map(str, slots))} evaluates with those slots, `{command}` ranks every "
             "layout of the dump"]
+
+
+def _metadata_off(shift: int, named_as: Sequence[int]) -> str:
+    """The two causes of a best reading the slots a dump's layer_ids metadata names as the
+    draft's layers moved by `shift` (eval's _named_layers_note, the layout verdict)."""
+    return (f"the metadata numbers each slot {_layers_apart(shift)} "
+            f"{'higher' if shift > 0 else 'lower'} than the layer it holds (a dumper numbering "
+            "each layer's output, transformers' output_hidden_states[i + 1], where the engines "
+            "capture each layer's input: fix its layer_ids and dump again), or the draft was "
+            f"trained on layers {list(named_as)}, not the ones its config names")
 
 
 def _non_finite_neighbours(samples, info: DataInfo, wanted: Sequence[int],
@@ -1766,6 +1772,12 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
             plain = report.final_slot_check is None and (
                 flag is None or flag["ranked_with"] == flag["config"])
             report.verdict = near if plain else report.verdict + "; " + near
+    elif (info.layer_ids is not None and trained and best != tuple(resolved.slots)
+          and not report.untrained_draft and not report.unmapped_draft
+          and not report.zeroed_norms and not report.no_skill and report.unclear_rows is None
+          and report.unconfirmed_rows is None
+          and report.ranked[0]["full_accuracy0"] - report.configured_accuracy0 >= CLEAR_MARGIN):
+        report.verdict += _named_shift_clause(best, trained, info.layer_ids, report.slot_checks)
     copied = _final_copies_aux(samples, resolved.slots, trained, n_layers) if has_final else None
     if copied:
         # every layout is scored against that aux layer's targets: "matches" would mislead
@@ -1915,6 +1927,28 @@ def _out_of_layer_order(best: tuple[int, ...], numbered: dict[tuple[int, ...], s
             "concatenated them in, and dump again in layer order), or the draft was trained "
             "on other layers than its eagle_aux_hidden_state_layer_ids name; pass --layout "
             f"{','.join(map(str, best))} to evaluate on this dump")
+
+
+def _named_shift_clause(best: tuple[int, ...], trained: Sequence[int], layer_ids,
+                        slot_checks: Sequence[dict]) -> str:
+    """The clause for a best layout that is the slots a dump's layer_ids metadata names as the
+    draft's layers one or two off (_shifted_slots): `drafter layout` ranked them first (0.690
+    vs 0.524 for the slots named as the draft's) and said only "trained on a different layout
+    (check the aux layer ids and the engine's capture convention)", where `drafter eval` on the
+    same dump says the metadata is one layer off. A slot the metadata names layer `shift`
+    that is exactly the embedding output (layer 0's input) says the same, and is named."""
+    shift = next((k for k, slots in _shifted_slots(trained, layer_ids).items()
+                  if slots == best), None)
+    if shift is None:
+        return ""
+    named_as = [i + shift for i in trained]
+    embedding = next((c["slot"] for c in slot_checks
+                      if c.get("is_embedding") and c.get("layer_id") == shift), None)
+    seen = (f" (slot {embedding}, which it names layer {shift}, is exactly the embedding "
+            "output, the input to layer 0)" if embedding is not None and shift > 0 else "")
+    return (f"; slots {list(best)} are the ones the dump's layer_ids metadata names as layers "
+            f"{named_as}, the draft's {list(trained)} moved by {shift:+d}: "
+            f"{_metadata_off(shift, named_as)}{seen}")
 
 
 def _named_neighbour_layouts(trained: Sequence[int] | None, info: DataInfo,
