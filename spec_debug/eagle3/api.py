@@ -1746,8 +1746,13 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     in_dump = [slots for slots in numbered if slots in scored]
     if in_dump:
         report.config_slots = list(max(in_dump, key=lambda slots: scored[slots]))
-    if (best in numbered and best != tuple(resolved.slots) and not report.untrained_draft
-            and not report.unmapped_draft and not report.zeroed_norms and not report.no_skill):
+    flag = report.norm_before_residual_check
+    # the verdict is the ranking's own (not "matches", "unclear" or a draft no layout can judge)
+    plain = report.final_slot_check is None and (flag is None
+                                                 or flag["ranked_with"] == flag["config"])
+    blind = (report.untrained_draft or report.unmapped_draft or report.zeroed_norms
+             or bool(report.no_skill))
+    if best in numbered and best != tuple(resolved.slots) and not blind:
         # not "trained on another layout": the configured slots were only eval's guess
         found = (f"slots {list(best)} score {report.ranked[0]['full_accuracy0']:.3f} vs "
                  f"{report.configured_accuracy0:.3f} for the first {cfg.num_aux} "
@@ -1755,29 +1760,19 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                  f"slots: they are the config's layer ids {list(trained)} in a dump of every "
                  f"layer {numbered[best]}, so the draft fits its config; pass --layout "
                  f"{','.join(map(str, best))}")
-        flag = report.norm_before_residual_check
-        plain = report.final_slot_check is None and (flag is None
-                                                     or flag["ranked_with"] == flag["config"])
         report.verdict = found if plain else report.verdict + "; " + found
-    elif (numbered and best not in numbered and best != tuple(resolved.slots)
-          and not report.untrained_draft and not report.unmapped_draft
-          and not report.zeroed_norms and not report.no_skill and report.unclear_rows is None
+    elif (best != tuple(resolved.slots) and not blind and report.unclear_rows is None
           and report.unconfirmed_rows is None
           and report.ranked[0]["full_accuracy0"] - report.configured_accuracy0 >= CLEAR_MARGIN):
-        near = _out_of_layer_order(best, numbered, scored, resolved.slots, trained,
-                                   report.ranked[0]["full_accuracy0"],
-                                   report.configured_accuracy0)
-        if near:
-            flag = report.norm_before_residual_check
-            plain = report.final_slot_check is None and (
-                flag is None or flag["ranked_with"] == flag["config"])
-            report.verdict = near if plain else report.verdict + "; " + near
-    elif (info.layer_ids is not None and trained and best != tuple(resolved.slots)
-          and not report.untrained_draft and not report.unmapped_draft
-          and not report.zeroed_norms and not report.no_skill and report.unclear_rows is None
-          and report.unconfirmed_rows is None
-          and report.ranked[0]["full_accuracy0"] - report.configured_accuracy0 >= CLEAR_MARGIN):
-        report.verdict += _named_shift_clause(best, trained, info.layer_ids, report.slot_checks)
+        if numbered:
+            near = _out_of_layer_order(best, numbered, scored, resolved.slots, trained,
+                                       report.ranked[0]["full_accuracy0"],
+                                       report.configured_accuracy0)
+            if near:
+                report.verdict = near if plain else report.verdict + "; " + near
+        elif info.layer_ids is not None and trained:
+            report.verdict += _named_shift_clause(best, trained, info.layer_ids,
+                                                  report.slot_checks)
     copied = _final_copies_aux(samples, resolved.slots, trained, n_layers) if has_final else None
     if copied:
         # every layout is scored against that aux layer's targets: "matches" would mislead
