@@ -1221,9 +1221,12 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
         return []
     # NaN/Inf there (Sample.non_finite): no reading of those slots scores
     bad = {slot for sample in samples for slot in sample.non_finite}
+    unread = _non_finite_neighbours(samples, info, wanted, resolved.slots, fed_score, bad,
+                                    [slots for slots in shifts.values()
+                                     if not bad.isdisjoint(slots)], command)
     shifts = {shift: slots for shift, slots in shifts.items() if bad.isdisjoint(slots)}
     if not shifts:
-        return []
+        return unread
     where = {slot: j for j, slot in enumerate(samples[0].slot_index)}
     if not all(s in where for s in resolved.slots) or not all(
             s in where for slots in shifts.values() for s in slots):
@@ -1243,19 +1246,56 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
     shift = max(scores, key=lambda k: scores[k])
     gap = scores[shift] - fed
     if gap < CLEAR_MARGIN or round(gap * rows) < LAYOUT_MIN_GAIN:
-        return []
+        return unread
     slots = shifts[shift]
     named_as = [i + shift for i in wanted]
     return [f"the slots {list(slots)} the dump's layer_ids metadata names as layers "
             f"{named_as} score {scores[shift]:.3f} at step 0 vs {fed:.3f} for {named}, fed "
-            f"to fc (step 0 on the first {len(samples)} sample(s)): the metadata numbers each "
-            f"slot {_layers_apart(shift)} {'higher' if shift > 0 else 'lower'} than the layer it holds (a "
-            "dumper numbering each "
-            "layer's output, transformers' output_hidden_states[i + 1], where the engines "
-            "capture each layer's input: fix its layer_ids and dump again), or the draft was "
-            f"trained on layers {named_as}, not the ones its config names; --layout "
+            f"to fc (step 0 on the first {len(samples)} sample(s)): "
+            f"{_metadata_off(shift, named_as)}; --layout "
             f"{','.join(map(str, slots))} evaluates with those slots, `{command}` ranks every "
             "layout of the dump"]
+
+
+def _metadata_off(shift: int, named_as: Sequence[int]) -> str:
+    """The two causes of a best reading the slots a dump's layer_ids metadata names as the
+    draft's layers moved by `shift` (eval's _named_layers_note, the layout verdict)."""
+    return (f"the metadata numbers each slot {_layers_apart(shift)} "
+            f"{'higher' if shift > 0 else 'lower'} than the layer it holds (a dumper numbering "
+            "each layer's output, transformers' output_hidden_states[i + 1], where the engines "
+            "capture each layer's input: fix its layer_ids and dump again), or the draft was "
+            f"trained on layers {list(named_as)}, not the ones its config names")
+
+
+def _non_finite_neighbours(samples, info: DataInfo, wanted: Sequence[int],
+                           fed_slots: Sequence[int], fed_score: float, bad: set[int],
+                           unscored: list[tuple[int, ...]], command: str) -> list[str]:
+    """The note for neighbouring slots _named_layers_note could not score: they hold NaN/Inf
+    (Sample.non_finite) in some sample it read. Said only when no finite neighbour showed the
+    metadata off (the caller returns it then): a dump one layer off whose layer above holds
+    NaN (an fp16 dump's late layer past float16's range) scored like weak weights with no word,
+    where the clean dump got "the metadata numbers each slot one layer higher"."""
+    held = sorted({slot for slots in unscored for slot in slots} & bad)
+    if not held:
+        return []
+    seen: dict[int, list[tuple[str, str]]] = {}
+    for sample in samples:
+        for slot, at in sample.non_finite.items():
+            if slot in held:
+                seen.setdefault(slot, []).append((sample.name, at))
+    ids = info.layer_ids or ()
+    where = "; ".join(
+        f"slot {slot}" + (f" (named layer {ids[slot]})" if slot < len(ids) else "")
+        + f" in {len(seen[slot])} of {len(samples)} samples, first {seen[slot][0][0]} at "
+        f"{seen[slot][0][1]}" for slot in held)
+    return [f"the draft scores {fed_score:.3f} at step 0 on the slots {list(fed_slots)} the "
+            f"dump's layer_ids metadata names as the draft's aux layers {list(wanted)}; "
+            "whether the metadata is one or two layers off its tensors was not checked on "
+            f"the neighbouring slots that hold NaN or Inf: {where}. A dumper whose layer_ids "
+            "are one layer off its tensors (each layer's output, transformers' "
+            "output_hidden_states[i + 1], where the engines capture each layer's input) "
+            "lowers the score with no other sign: dump again with finite states (bfloat16, "
+            f"not float16) and run `{command}` to rank every layout"]
 
 
 _EXACT_EMBEDDING = "is exactly the embedding output"
@@ -1706,8 +1746,13 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     in_dump = [slots for slots in numbered if slots in scored]
     if in_dump:
         report.config_slots = list(max(in_dump, key=lambda slots: scored[slots]))
-    if (best in numbered and best != tuple(resolved.slots) and not report.untrained_draft
-            and not report.unmapped_draft and not report.zeroed_norms and not report.no_skill):
+    flag = report.norm_before_residual_check
+    # the verdict is the ranking's own (not "matches", "unclear" or a draft no layout can judge)
+    plain = report.final_slot_check is None and (flag is None
+                                                 or flag["ranked_with"] == flag["config"])
+    blind = (report.untrained_draft or report.unmapped_draft or report.zeroed_norms
+             or bool(report.no_skill))
+    if best in numbered and best != tuple(resolved.slots) and not blind:
         # not "trained on another layout": the configured slots were only eval's guess
         found = (f"slots {list(best)} score {report.ranked[0]['full_accuracy0']:.3f} vs "
                  f"{report.configured_accuracy0:.3f} for the first {cfg.num_aux} "
@@ -1715,10 +1760,19 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                  f"slots: they are the config's layer ids {list(trained)} in a dump of every "
                  f"layer {numbered[best]}, so the draft fits its config; pass --layout "
                  f"{','.join(map(str, best))}")
-        flag = report.norm_before_residual_check
-        plain = report.final_slot_check is None and (flag is None
-                                                     or flag["ranked_with"] == flag["config"])
         report.verdict = found if plain else report.verdict + "; " + found
+    elif (best != tuple(resolved.slots) and not blind and report.unclear_rows is None
+          and report.unconfirmed_rows is None
+          and report.ranked[0]["full_accuracy0"] - report.configured_accuracy0 >= CLEAR_MARGIN):
+        if numbered:
+            near = _out_of_layer_order(best, numbered, scored, resolved.slots, trained,
+                                       report.ranked[0]["full_accuracy0"],
+                                       report.configured_accuracy0)
+            if near:
+                report.verdict = near if plain else report.verdict + "; " + near
+        elif info.layer_ids is not None and trained:
+            report.verdict += _named_shift_clause(best, trained, info.layer_ids,
+                                                  report.slot_checks)
     copied = _final_copies_aux(samples, resolved.slots, trained, n_layers) if has_final else None
     if copied:
         # every layout is scored against that aux layer's targets: "matches" would mislead
@@ -1827,6 +1881,69 @@ def _every_layer_layouts(trained: Sequence[int] | None, info: DataInfo,
                                                              for s in slots):
             out.setdefault(slots, how)
     return out
+
+
+def _out_of_layer_order(best: tuple[int, ...], numbered: dict[tuple[int, ...], str],
+                        scored: dict, guessed: Sequence[int], trained: Sequence[int],
+                        best_score: float, guessed_score: float) -> str | None:
+    """The verdict for an every-layer dump that does not name its slots when the best layout is
+    the config's layers read as such a dump (_every_layer_layouts) with one slot changed, or
+    those slots in another order: "the draft was trained on a different layout than the one
+    configured (check the aux layer ids and the engine's capture convention)" compared it with
+    eval's guess (the first slots) and blamed the draft or the engine, when the dump's own slot
+    order is as likely the cause (a dumper that wrote two captures swapped: slot 6 holding
+    layer 4). None when the best layout is further from those readings."""
+    def near(slots: tuple[int, ...]) -> tuple[int, int, float]:
+        return (sum(a == b for a, b in zip(slots, best)), len(set(slots) & set(best)),
+                scored.get(slots, -1.0))
+
+    reading = max((slots for slots in numbered if slots in scored), key=near, default=None)
+    if reading is None:
+        return None
+    same_set = sorted(reading) == sorted(best)
+    changed = [i for i, (a, b) in enumerate(zip(reading, best)) if a != b]
+    if not same_set and len(changed) > 1:
+        return None
+    if same_set:
+        swaps = ", ".join(f"slot {best[i]} where it has slot {reading[i]} (layer {trained[i]})"
+                          for i in changed)
+        what = f"it reads those slots in another order ({swaps})"
+    else:
+        i = changed[0]
+        what = (f"it reads slot {best[i]} where that reading has slot {reading[i]} (the "
+                f"config's layer {trained[i]})")
+    return (f"slots {list(best)} scores {best_score:.3f} vs {guessed_score:.3f} for the first "
+            f"{len(guessed)} {list(guessed)}, which eval reads from a dump that does not name "
+            f"its slots, and {scored[reading]:.3f} for slots {list(reading)}, the config's "
+            f"layer ids {list(trained)} in a dump of every layer {numbered[reading]}: {what}. "
+            "The dump names no layers, so its own slot order is as likely the cause as the "
+            "draft: either the dumper did not write the layers in layer order (two captures "
+            "swapped, or stacked in the order they were registered: check the order it "
+            "concatenated them in, and dump again in layer order), or the draft was trained "
+            "on other layers than its eagle_aux_hidden_state_layer_ids name; pass --layout "
+            f"{','.join(map(str, best))} to evaluate on this dump")
+
+
+def _named_shift_clause(best: tuple[int, ...], trained: Sequence[int], layer_ids,
+                        slot_checks: Sequence[dict]) -> str:
+    """The clause for a best layout that is the slots a dump's layer_ids metadata names as the
+    draft's layers one or two off (_shifted_slots): `drafter layout` ranked them first (0.690
+    vs 0.524 for the slots named as the draft's) and said only "trained on a different layout
+    (check the aux layer ids and the engine's capture convention)", where `drafter eval` on the
+    same dump says the metadata is one layer off. A slot the metadata names layer `shift`
+    that is exactly the embedding output (layer 0's input) says the same, and is named."""
+    shift = next((k for k, slots in _shifted_slots(trained, layer_ids).items()
+                  if slots == best), None)
+    if shift is None:
+        return ""
+    named_as = [i + shift for i in trained]
+    embedding = next((c["slot"] for c in slot_checks
+                      if c.get("is_embedding") and c.get("layer_id") == shift), None)
+    seen = (f" (slot {embedding}, which it names layer {shift}, is exactly the embedding "
+            "output, the input to layer 0)" if embedding is not None and shift > 0 else "")
+    return (f"; slots {list(best)} are the ones the dump's layer_ids metadata names as layers "
+            f"{named_as}, the draft's {list(trained)} moved by {shift:+d}: "
+            f"{_metadata_off(shift, named_as)}{seen}")
 
 
 def _named_neighbour_layouts(trained: Sequence[int] | None, info: DataInfo,

@@ -555,19 +555,23 @@ def unconfirmed_rows(configured: tuple[int, ...], scores: dict,
 
 def _reordered(best: Sequence[int], configured: Sequence[int],
                embedding_slots: Sequence[int] = (), scores: dict | None = None,
-               rows: float | None = None) -> str:
+               rows: float | None = None, named_dump: bool = True) -> str:
     """The cause to add when the best layout reads the configured slots in another order:
     the same layers were captured, so their order went wrong on one side - the dump wrote
     them in another order than its layer_ids (or the config's
-    eagle_aux_hidden_state_layer_ids) name, or the draft was trained on them reordered."""
+    eagle_aux_hidden_state_layer_ids) name, or the draft was trained on them reordered.
+    `named_dump`: the dump has layer_ids metadata; a dump without any was told it saved its
+    layers "in another order than its layer_ids metadata" names, metadata it does not have."""
     if sorted(best) != sorted(configured):
         return ""
     shifted = _rotated_capture(tuple(best), tuple(configured), embedding_slots, scores, rows)
     if shifted:
         return shifted
+    than = ("than its layer_ids metadata or the config's eagle_aux_hidden_state_layer_ids name"
+            if named_dump else "than the config's eagle_aux_hidden_state_layer_ids lists them "
+            "(the dump names no layers, so nothing in it records the order its dumper wrote)")
     return ("; it reads the configured slots in another order: the dump holds the draft's "
-            "layers but saved them in another order than its layer_ids metadata or the "
-            "config's eagle_aux_hidden_state_layer_ids name, or the draft was trained on them "
+            f"layers but saved them in another order {than}, or the draft was trained on them "
             "in that order; check the order the dumper concatenated the layers in, then dump "
             "again in the config's order (or reorder eagle_aux_hidden_state_layer_ids)")
 
@@ -777,7 +781,8 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
         text = (f"{describe(best)} scores {scores[best]:.3f} vs {scores[configured]:.3f} for the "
                 f"configured {describe(configured)}: the draft was trained on a different "
                 "layout than the one configured (check the aux layer ids and the engine's "
-                "capture convention)" + _reordered(best, configured, embedding_slots, scores, rows))
+                "capture convention)" + _reordered(best, configured, embedding_slots, scores, rows,
+                                                    named_dump=named(best) is not None))
     if embedding_slots:
         text += (f"; slot(s) {embedding_slots} hold the embedding output (embed_tokens[ids]) - "
                  "no engine feeds it by default")
