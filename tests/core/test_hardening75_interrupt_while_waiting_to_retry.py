@@ -18,6 +18,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
+def _children(pid: int) -> list[str]:
+    tasks = Path(f"/proc/{pid}/task")
+    return [child for task in tasks.iterdir() for child in (task / "children").read_text().split()]
+
+
 def _stopped_while_waiting(tmp_path: Path, step: str) -> dict:
     marker = tmp_path / "tried"
     (tmp_path / "p.yaml").write_text(f"name: r\nsteps:\n  - id: r\n{step}    retries: 5\n    retry_delay: 60\n"
@@ -30,7 +35,12 @@ def _stopped_while_waiting(tmp_path: Path, step: str) -> dict:
         while not marker.exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         assert marker.exists()
-        time.sleep(1.0)  # the attempt ends and the wait to retry begins
+        # The attempt's shell ends after the marker; on a loaded machine that can take longer than
+        # any fixed sleep, so wait until the run has no child left, then give it a moment to judge
+        # the attempt and begin the wait to retry.
+        while _children(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.0)
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=60)
     finally:
