@@ -94,6 +94,9 @@ class RunOptions:
     load_warnings: tuple[PlaybookWarning, ...] = ()
     """The playbook's load-time warnings (none_guard_warnings), which the caller printed:
     kept in run.json's playbook.warnings."""
+    var_files: dict[str, str] = field(default_factory=dict)
+    """{var name: the --var-file it came from} for the vars among cli_vars that a var file gave
+    (the last file naming it; none that a --var replaced): what a `requires:` skip names."""
 
 
 class _Abort(Exception):
@@ -558,6 +561,11 @@ class Run:
             # `--var server_log=$SERVER_LOG` with the shell variable unset gives "".
             given = self.cli_vars[var]
             shown = "" if given == "" else f" ({json.dumps(given)})"
+            var_file = self.options.var_files.get(var)
+            if var_file is not None:
+                # `draft_model: ""` left in a team's var file was "--var draft_model is empty":
+                # the user, who typed no such --var, was sent to their command line.
+                return f"{var} is empty{shown} in --var-file {var_file}: give it a value"
             return f"--var {var} is empty{shown}: give it a value"
         return f"provide --var {var}=..."
 
