@@ -8,30 +8,17 @@ local` runs."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-PLAYBOOK = 'name: q\nvars:\n  x: ""\n  y: "1"\nsteps:\n  - id: s\n    requires: [x]\n    run: echo "{{ x }}"\n'
-
-
-def _run(tmp_path: Path, *extra: str) -> dict:
-    (tmp_path / "p.yaml").write_text(PLAYBOOK)
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONDONTWRITEBYTECODE": "1", "COLUMNS": "250", "NO_COLOR": "1"}
-    proc = subprocess.run([sys.executable, "-m", "spec_debug", "run", "p.yaml", "--host", "local", "-o", "runs", *extra],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=120, env=env)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(next((tmp_path / "runs").glob("*/run.json")).read_text())
+# the same playbook (`x: ""`, a step that requires x) and the same real run
+from tests.core.test_hardening75_requires_var_given_empty import _run
 
 
 @pytest.mark.parametrize(("written", "shown"), [('x: ""\n', ""), ("x:\n", " (null)"), ("x: []\n", " ([])")])
 def test_a_var_file_value_left_empty_names_the_file(tmp_path: Path, written: str, shown: str) -> None:
-    (tmp_path / "vars.yaml").write_text("y: '2'\n" + written)
+    (tmp_path / "vars.yaml").write_text(written)
     record = _run(tmp_path, "--var-file", "vars.yaml")
     said = f"x is empty{shown} in --var-file vars.yaml: give it a value"  # was: "--var x is empty..."
     assert record["steps"][0]["status"] == "skipped"
