@@ -862,10 +862,13 @@ class Run:
             # Ended by the interrupt's kill (or so close to it that the two cannot be told apart):
             # a pass of its expectations read a log cut short (`not_contains: CUDA out of memory`
             # on the first second of a load), and said "passed" with exit code 143.
-            killed_by_abort = self.abort.is_set() and outcome.exit_code != 0
             total_duration += outcome.duration_s
             evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts, attempts, timeouts,
                                           redact=self.options.redact)
+            # A probe whose JSON was read answered the stop itself (drafter_eval's scores so far):
+            # over SSH its exit code is not known after the kill (None), where locally it exits 0.
+            answered = step.probe is not None and outcome.exit_code is None and evaluation.status == "passed"
+            killed_by_abort = self.abort.is_set() and outcome.exit_code != 0 and not answered
             timeouts += outcome.timed_out
             if outcome.left_running is not None:
                 # The timeout's message says it (evaluate_attempt); an interruption's, below.
