@@ -385,6 +385,7 @@ def _prepare_run(
     cli_vars = {**cli_vars, **typed_like_defaults(var_texts or {}, cli_vars, loaded.playbook.vars)}
     # The --var names of this command; cli_vars holds its --var-file values too (cli._collect_vars).
     typed_now = set(var_texts) if var_texts is not None else set(cli_vars)
+    from_files: dict[str, str] = {}  # RunOptions.var_files
     for var_file in var_files or []:
         # A var the file holds and the playbook does not declare was refused by Run as
         # "--var NAME is not a var of playbook ...", naming the playbook: the user, who passed
@@ -394,6 +395,7 @@ def _prepare_run(
         kept = {name: value for name, value in var_file.values.items() if name not in (var_texts or {})}
         check_var_file_templates(var_file, loaded.playbook.vars, set(kept))
         cli_vars.update(typed_var_file_values(kept, loaded.playbook.vars, str(var_file.path), var_file.text))
+        from_files.update(dict.fromkeys(kept, str(var_file.path)))
     only: set[str] | None = None
     if retry_failed is not None:
         # `--retry-failed runs` (the folder of runs): the hint named the latest run as
@@ -427,6 +429,7 @@ def _prepare_run(
         for name in _won_over_var_files(reused, cli_vars, typed_now, previous_args):
             # That run's --var won over its --var-file; the file, given again (as the report's
             # retry command gives it), took the var back, and the retry ran with another value.
+            from_files.pop(name, None)
             if cli_vars.pop(name) != reused[name] and MASK not in json.dumps(reused[name]):
                 # Said: a file given to change the value would otherwise lose to it unsaid.
                 _say(console, f"[yellow]notice:[/] --retry-failed: {escape(name)}: the value that run was given by --var "
@@ -473,7 +476,7 @@ def _prepare_run(
     try:
         options = RunOptions(
             forks=forks, capture_limit=capture_limit, artifact_limit=artifact_bytes or None, redact=redact,
-            reporter=reporter, gate=gate, command_line=list(argv), load_warnings=load_warnings,
+            reporter=reporter, gate=gate, command_line=list(argv), load_warnings=load_warnings, var_files=from_files,
         )
         run = Run(loaded, targets, store, cli_vars, options)
         return store, run

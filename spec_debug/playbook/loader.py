@@ -858,6 +858,25 @@ def _lookalike_hint(key: str, allowed: list[str]) -> str | None:
     return f"did you mean {name!r}? {key!r} is spelt with {character_name(letter)}, a look-alike of a Latin letter"
 
 
+def _requires_hint(required: str, known: set[str]) -> str:
+    """The fix for a `requires:` entry that names no declared var. "add 'draft_modle: \"\"'
+    under vars:" was said for a misspelt var (a new var the step then required, always empty),
+    and for `"{{ draft_model }}"` or `vars.draft_model` (the var named as a template reads it)
+    it asked to declare a var named with braces."""
+    written = required.strip()
+    if written.startswith("{{") and written.endswith("}}"):
+        written = written[2:-2].strip()
+    named = written.removeprefix("vars.")
+    if named.startswith("facts."):
+        return f"requires names the playbook's vars; a step that needs a fact says so in when: {named} is defined"
+    if named in known:
+        return f"requires names vars as they are declared, not as a template reads them: requires: [{named}]"
+    close = difflib.get_close_matches(named, sorted(known), n=1)
+    if close:
+        return f"did you mean {close[0]}? (requires: [{close[0]}]); a new var is declared under vars: ({named}: \"\")"
+    return f"add '{required}: \"\"' under vars:"
+
+
 def _allowed_fields(parent_path: tuple[Any, ...]) -> list[str]:
     named = [p for p in parent_path if isinstance(p, str)]
     model = _MODEL_AT_DEPTH.get(named[-1] if named else "", Playbook)
@@ -931,7 +950,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 raise PlaybookError(
                     f"step {step.id!r} requires var {required!r}, which the playbook does not declare",
                     path=source, line=line, column=column, key_path=dotted_path(base + ("requires",)),
-                    hint=f"add '{required}: \"\"' under vars:",
+                    hint=_requires_hint(required, known),
                 )
         for path, text, is_expression in sites:
             line, column = document.position(path) or (None, None)

@@ -399,7 +399,23 @@ _ONE_NAME = re.compile(r"\s*\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0
 
 
 def render_value(value: Any, context: dict[str, Any], site: TemplateSite) -> Any:
-    """Render the strings inside a `with:` value (lists and dicts recursively)."""
+    """Render the strings inside a `with:` value (lists and dicts recursively). A var that is
+    None renders as '', as in a `run:` command (_NoFact): `server_cmdline:` left blank in a
+    --var-file (YAML's null), `--var x=null` or a default `x: ~` reached the probe as the text
+    "None", read as a server command, a path or a device ("--var device 'None'")."""
+    return _render_value(value, _none_vars_empty(context), site)
+
+
+def _none_vars_empty(context: dict[str, Any]) -> dict[str, Any]:
+    """context with each var that is None as '' (by its name and under vars); facts as they are."""
+    given = context.get("vars")
+    if not isinstance(given, dict) or not any(v is None for v in given.values()):
+        return context
+    emptied = {name: "" for name, v in given.items() if v is None and name not in CONTEXT_NAMES}
+    return {**context, **emptied, "vars": {**given, **emptied}}
+
+
+def _render_value(value: Any, context: dict[str, Any], site: TemplateSite) -> Any:
     if isinstance(value, str):
         whole = _ONE_NAME.fullmatch(value) if "{{" in value else None
         if whole:
@@ -414,9 +430,9 @@ def render_value(value: Any, context: dict[str, Any], site: TemplateSite) -> Any
                 return native
         return render(value, context, site)
     if isinstance(value, list):
-        return [render_value(v, context, site) for v in value]
+        return [_render_value(v, context, site) for v in value]
     if isinstance(value, dict):
-        return {k: render_value(v, context, site) for k, v in value.items()}
+        return {k: _render_value(v, context, site) for k, v in value.items()}
     return value
 
 

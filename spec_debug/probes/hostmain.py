@@ -32,6 +32,15 @@ def main(argv: list[str] | None = None) -> int:
             error["message"], error["hint"] = exc.message, hint
         sys.stdout.write(json.dumps({ERROR_KEY: error}) + "\n")
         return 1
+    except KeyboardInterrupt as stop:
+        # Ctrl-C on the probe's command, run by hand as the report shows it: a Python traceback
+        # (`except Exception` lets it through) and no JSON. One line, as every failure is said;
+        # a probe with partial results (drafter_eval) catches the stop itself and returns them.
+        from spec_debug.errors import stop_reason
+
+        said = f"{stop_reason(stop)} before probe {module_name.rsplit('.', 1)[-1]} finished"
+        sys.stdout.write(json.dumps({ERROR_KEY: {"type": type(stop).__name__, "message": said}}) + "\n")
+        return 130  # the shell's code for a SIGINT, as `drafter eval` ends on a stop
 
 
 def _message(exc: Exception) -> str:

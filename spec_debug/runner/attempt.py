@@ -68,7 +68,10 @@ def evaluate_attempt(
         # killed" would send the reader to rerun the step beside it.
         kill = outcome.left_running.words() if outcome.left_running is not None else killed_words(stdout.survived_kill)
         message = f"{timeout_words(step.timeout, attempt, timed_out_before)}; {kill}"
-        return AttemptResult("timeout", message, step_facts, [runner_finding("SD002", host=host, step=step.id, evidence=[message, *_tail(out_text, err_text)])], [])
+        timed_out = runner_finding("SD002", host=host, step=step.id, evidence=[message, *_tail(out_text, err_text)])
+        said_so_far = _probe_result_at_timeout(step, host, outcome, stdout, out_text, err_text, context, facts)
+        step_facts, so_far = said_so_far if said_so_far is not None else ({}, [])
+        return AttemptResult("timeout", message, step_facts, [timed_out, *so_far], [])
     if step.probe is not None:
         # The probe's JSON read whole where the capture limit cut it (`--capture-limit 0`).
         probe_text = (stdout.whole_text() if stdout.truncated else None) or out_text
@@ -279,6 +282,25 @@ class ProbeFailure:
 def _too_deep(name: str) -> ProbeFailure:
     return ProbeFailure(f"probe {name} printed JSON nested too deep to read (lists and objects within each other, "
                         f"more than {MAX_FACT_DEPTH} levels deep)")
+
+
+def _probe_result_at_timeout(
+    step: Step, host: str, outcome: CommandOutcome, stdout: StreamCapture, out_text: str, err_text: str,
+    context: dict[str, Any], facts: dict[str, Any],
+) -> tuple[dict[str, Any], list[Finding]] | None:
+    """The facts and findings of the JSON a timed-out probe printed as it was stopped, else None.
+
+    The timeout's kill sends SIGTERM first (proctree.kill_tree, ssh._KILL_SCRIPT) and its
+    stream is read on (local._read_dying_words): drafter_eval answers it with the scores of the
+    samples scored so far (`stopped`, `partial`). Only a run stopped as a whole reached the
+    report with them; at a step's `timeout:` they were a raw line in the appendix and the
+    finding said "timed out" alone. The step is still a timeout; what the probe said is read
+    as if it had ended. Output that is no probe result (none, cut, an error) adds nothing."""
+    if step.probe is None or not out_text.strip():
+        return None
+    probe_text = (stdout.whole_text() if stdout.truncated else None) or out_text
+    result = probe_facts(step, host, outcome, probe_text, err_text, context, facts)
+    return None if isinstance(result, ProbeFailure) else result
 
 
 def probe_facts(

@@ -100,6 +100,9 @@ class RunOptions:
     load_warnings: tuple[PlaybookWarning, ...] = ()
     """The playbook's load-time warnings (none_guard_warnings), which the caller printed:
     kept in run.json's playbook.warnings."""
+    var_files: dict[str, str] = field(default_factory=dict)
+    """{var name: the --var-file it came from} for the vars among cli_vars that a var file gave
+    (the last file naming it; none that a --var replaced): what a `requires:` skip names."""
 
 
 class _Abort(Exception):
@@ -564,6 +567,11 @@ class Run:
             # `--var server_log=$SERVER_LOG` with the shell variable unset gives "".
             given = self.cli_vars[var]
             shown = "" if given == "" else f" ({json.dumps(given)})"
+            var_file = self.options.var_files.get(var)
+            if var_file is not None:
+                # `draft_model: ""` left in a team's var file was "--var draft_model is empty":
+                # the user, who typed no such --var, was sent to their command line.
+                return f"{var} is empty{shown} in --var-file {var_file}: give it a value"
             return f"--var {var} is empty{shown}: give it a value"
         return f"provide --var {var}=..."
 
@@ -866,10 +874,13 @@ class Run:
             # Ended by the interrupt's kill (or so close to it that the two cannot be told apart):
             # a pass of its expectations read a log cut short (`not_contains: CUDA out of memory`
             # on the first second of a load), and said "passed" with exit code 143.
-            killed_by_abort = self.abort.is_set() and outcome.exit_code != 0
             total_duration += outcome.duration_s
             evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts, attempts, timeouts,
                                           redact=self.options.redact)
+            # A probe whose JSON was read answered the stop itself (drafter_eval's scores so far):
+            # over SSH its exit code is not known after the kill (None), where locally it exits 0.
+            answered = step.probe is not None and outcome.exit_code is None and evaluation.status == "passed"
+            killed_by_abort = self.abort.is_set() and outcome.exit_code != 0 and not answered
             timeouts += outcome.timed_out
             if outcome.left_running is not None:
                 # The timeout's message says it (evaluate_attempt); an interruption's, below.

@@ -773,8 +773,11 @@ class SSHTransport(Transport):
                     else:
                         # Named in the step's message; the engine does not retry beside them.
                         stdout.survived_kill = killed
-                        if ending == "timeout":
-                            self._read_dying_words(channel, header, stderr_header)
+                        # Stopped by its timeout or by the run's stop (Ctrl-C, SIGTERM): what the
+                        # tree printed as the kill's SIGTERM reached it is read either way. After
+                        # a stop it was left unread, and a drafter_eval on the host lost the
+                        # scores it printed (kept where the host is local: local.py reads on).
+                        self._read_dying_words(channel, header, stderr_header)
                     return CommandOutcome(
                         exit_code=None, duration_s=time.monotonic() - started, timed_out=ending == "timeout"
                     )

@@ -46,8 +46,9 @@ def test_a_var_file_value_of_spaces_is_skipped_as_empty(tmp_path: Path) -> None:
     code, record = _run(tmp_path, "--var-file", "vars.yaml")
     assert code == 0
     assert record["steps"][0]["status"] == "skipped"
-    # as a var file's `server_log: ""` is told (its values join the command line's)
-    assert record["steps"][0]["message"] == 'skipped: --var server_log is empty ("  "): give it a value to run this step'
+    # as a var file's `server_log: ""` is told, naming the file (test_hardening76_requires_var_file_empty)
+    assert record["steps"][0]["message"] == ('skipped: server_log is empty ("  ") in --var-file vars.yaml: give it a '
+                                             'value to run this step')
 
 
 def test_a_value_with_text_around_spaces_still_runs(tmp_path: Path) -> None:
