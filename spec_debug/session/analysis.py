@@ -47,7 +47,7 @@ from spec_debug.session.extract import LAST_WORDS, QUOTE_REACH, Extracted, extra
 from spec_debug.session.segments import VERSION_CHECK_TITLE, PhaseTracker
 from spec_debug.session.shell_words import pipefail_after
 from spec_debug.session.sources import SessionSource, discover, iter_events
-from spec_debug.session.status_echo import echoed_exit, timed_exit, typed_echo_status
+from spec_debug.session.status_echo import echoed_exit, timed_exit, typed_echo_status, without_echoed_exit
 from spec_debug.session.stopped_servers import OwnServers, named_port
 from spec_debug.session.timeout_limit import timed_follow_ends_line
 from spec_debug.session.traced_hosts import TRACE_LEAD, traced_error_host
@@ -1375,8 +1375,13 @@ class _SessionState:
                      or (echoed_exit(record.inner, ev.text) if record.host and record.inner != record.command
                          else None)):
             # The command printed its own failure (`...; echo "exit: $?"`): the tool's 0 is the echo's.
+            # Its errors are in what the commands before the echo printed: the echo's own line is
+            # no error message (`false; echo $?` was the error "1")
             exit_code = echoed
-            found = tuple(failures.extract_errors(ev.text, echoed, False, status_known=self.status_known))
+            printed = without_echoed_exit(record.command, ev.text)
+            if printed is ev.text and record.inner != record.command:
+                printed = without_echoed_exit(record.inner, ev.text)
+            found = tuple(failures.extract_errors(printed, echoed, False, status_known=self.status_known))
         elif exit_code is None and not ev.is_error and record is not None and fmt == "text" \
                 and ev.text and "C" in ev.text and (timed := timed_exit(record.inner, ev.text)) is not None:
             # `/usr/bin/time python3 load.py` in a terminal log: GNU time said how the command ended
