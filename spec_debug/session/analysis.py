@@ -773,6 +773,10 @@ class _Agent:
     commands_typed: deque = field(default_factory=lambda: deque(maxlen=2))
     """The last two commands run: in a terminal log, an ``echo $?`` reports on the one before it
     (even one whose empty output the log shows no result for)."""
+    quiet_typed: tuple | None = None
+    """The last command typed whose output showed no error and no failure, and that output's
+    event: an ``echo $?`` of 1 after it makes it fail, and the error its output shows is kept then
+    (as a prompt's status shown after it gives one)."""
     unreadable_only: CommandRecord | None = None
     """The last command typed whose output is a find(1)'s over folders it may not read and
     nothing worse (:func:`failures.only_unreadable_folders`): an ``echo $?`` of 1 after it is
@@ -1583,7 +1587,8 @@ class _SessionState:
                                                  or "sacct" in record.inner or "sbatch" in record.inner):
             slurm_jobs.learn_nodes(record.inner, ev.text, self.slurm_nodes)
         if record is not None and fmt == "text":
-            self._echoed_status(record, ev.text, st, info)
+            self._echoed_status(record, ev, st, info, stretch)
+            st.quiet_typed = (record, ev) if not failed and not found and not job_found else None
             if ev.text and "salloc: " in ev.text and self.shell_variables is not None:
                 self._slurm_allocation(record, ev.text)
             if failed and exit_code is None and found and ev.text \
@@ -1792,7 +1797,7 @@ class _SessionState:
         if shell.program_names(record.inner)[:1] == ["salloc"] and (nodes := shell.allocated_nodes(output)):
             known[_SLURM_NODES] = nodes
 
-    def _echoed_status(self, record: CommandRecord, output: str | None, st: _Agent, info: AgentInfo) -> None:
+    def _echoed_status(self, record: CommandRecord, ev: Event, st: _Agent, info: AgentInfo, stretch: bool) -> None:
         """A terminal log's ``echo $?``: its output is the exit status of the command before it
         in the same shell, which the log states nowhere else (bash(1), Special Parameters: "?
         expands to the exit status of the most recently executed foreground pipeline")."""
@@ -1802,10 +1807,21 @@ class _SessionState:
         if prev.exit_code is not None:
             return
         # `echo $?`, and `echo "status: $?"`, `echo rc=$?` (its words around the number)
-        status = typed_echo_status(record.inner, output or "")
+        status = typed_echo_status(record.inner, ev.text or "")
         if status is None:
             return
+        failed_before = prev.is_error
         self._status_of(prev, status, st, info)
+        if prev.is_error and not failed_before:
+            # the failure the status made is an error of the session, as a prompt's status gives
+            # one (was: a failed call with no error: `false` then `echo $?` said nothing of it)
+            quiet = st.quiet_typed
+            shown = quiet[1] if quiet is not None and quiet[0] is prev else None
+            found = failures.extract_errors(shown.text, status, False, status_known=False) \
+                if shown is not None and shown.text else []
+            self._errors_seen(shown or ev, info, stretch,
+                              found or (failures.ErrorInfo("exit_code", None, f"exit code {status}"),),
+                              prev.host, prev.seq)
 
     def _status_before(self, record: CommandRecord, status: int, st: _Agent, info: AgentInfo) -> None:
         """``status``, that the shell left with at ``record`` (a bare ``exit``), is the status of
