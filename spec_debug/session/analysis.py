@@ -47,7 +47,7 @@ from spec_debug.session.extract import LAST_WORDS, QUOTE_REACH, Extracted, extra
 from spec_debug.session.segments import VERSION_CHECK_TITLE, PhaseTracker
 from spec_debug.session.shell_words import pipefail_after
 from spec_debug.session.sources import SessionSource, discover, iter_events
-from spec_debug.session.status_echo import echoed_exit, timed_exit, typed_echo_status
+from spec_debug.session.status_echo import echoed_exit, timed_exit, typed_echo_status, without_echoed_exit
 from spec_debug.session.stopped_servers import OwnServers, named_port
 from spec_debug.session.timeout_limit import timed_follow_ends_line
 from spec_debug.session.traced_hosts import TRACE_LEAD, traced_error_host
@@ -773,6 +773,10 @@ class _Agent:
     commands_typed: deque = field(default_factory=lambda: deque(maxlen=2))
     """The last two commands run: in a terminal log, an ``echo $?`` reports on the one before it
     (even one whose empty output the log shows no result for)."""
+    quiet_typed: tuple | None = None
+    """The last command typed whose output showed no error and no failure, and that output's
+    event: an ``echo $?`` of 1 after it makes it fail, and the error its output shows is kept then
+    (as a prompt's status shown after it gives one)."""
     unreadable_only: CommandRecord | None = None
     """The last command typed whose output is a find(1)'s over folders it may not read and
     nothing worse (:func:`failures.only_unreadable_folders`): an ``echo $?`` of 1 after it is
@@ -1375,8 +1379,13 @@ class _SessionState:
                      or (echoed_exit(record.inner, ev.text) if record.host and record.inner != record.command
                          else None)):
             # The command printed its own failure (`...; echo "exit: $?"`): the tool's 0 is the echo's.
+            # Its errors are in what the commands before the echo printed: the echo's own line is
+            # no error message (`false; echo $?` was the error "1")
             exit_code = echoed
-            found = tuple(failures.extract_errors(ev.text, echoed, False, status_known=self.status_known))
+            printed = without_echoed_exit(record.command, ev.text)
+            if printed is ev.text and record.inner != record.command:
+                printed = without_echoed_exit(record.inner, ev.text)
+            found = tuple(failures.extract_errors(printed, echoed, False, status_known=self.status_known))
         elif exit_code is None and not ev.is_error and record is not None and fmt == "text" \
                 and ev.text and "C" in ev.text and (timed := timed_exit(record.inner, ev.text)) is not None:
             # `/usr/bin/time python3 load.py` in a terminal log: GNU time said how the command ended
@@ -1578,7 +1587,8 @@ class _SessionState:
                                                  or "sacct" in record.inner or "sbatch" in record.inner):
             slurm_jobs.learn_nodes(record.inner, ev.text, self.slurm_nodes)
         if record is not None and fmt == "text":
-            self._echoed_status(record, ev.text, st, info)
+            self._echoed_status(record, ev, st, info, stretch)
+            st.quiet_typed = (record, ev) if not failed and not found and not job_found else None
             if ev.text and "salloc: " in ev.text and self.shell_variables is not None:
                 self._slurm_allocation(record, ev.text)
             if failed and exit_code is None and found and ev.text \
@@ -1787,7 +1797,7 @@ class _SessionState:
         if shell.program_names(record.inner)[:1] == ["salloc"] and (nodes := shell.allocated_nodes(output)):
             known[_SLURM_NODES] = nodes
 
-    def _echoed_status(self, record: CommandRecord, output: str | None, st: _Agent, info: AgentInfo) -> None:
+    def _echoed_status(self, record: CommandRecord, ev: Event, st: _Agent, info: AgentInfo, stretch: bool) -> None:
         """A terminal log's ``echo $?``: its output is the exit status of the command before it
         in the same shell, which the log states nowhere else (bash(1), Special Parameters: "?
         expands to the exit status of the most recently executed foreground pipeline")."""
@@ -1797,10 +1807,21 @@ class _SessionState:
         if prev.exit_code is not None:
             return
         # `echo $?`, and `echo "status: $?"`, `echo rc=$?` (its words around the number)
-        status = typed_echo_status(record.inner, output or "")
+        status = typed_echo_status(record.inner, ev.text or "")
         if status is None:
             return
+        failed_before = prev.is_error
         self._status_of(prev, status, st, info)
+        if prev.is_error and not failed_before:
+            # the failure the status made is an error of the session, as a prompt's status gives
+            # one (was: a failed call with no error: `false` then `echo $?` said nothing of it)
+            quiet = st.quiet_typed
+            shown = quiet[1] if quiet is not None and quiet[0] is prev else None
+            found = failures.extract_errors(shown.text, status, False, status_known=False) \
+                if shown is not None and shown.text else []
+            self._errors_seen(shown or ev, info, stretch,
+                              found or (failures.ErrorInfo("exit_code", None, f"exit code {status}"),),
+                              prev.host, prev.seq)
 
     def _status_before(self, record: CommandRecord, status: int, st: _Agent, info: AgentInfo) -> None:
         """``status``, that the shell left with at ``record`` (a bare ``exit``), is the status of

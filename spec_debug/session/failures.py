@@ -1208,6 +1208,8 @@ def _pytest_failure(output: str, failed: re.Match) -> ErrorInfo:
         message = f"{failed.group('node')}: {whole}"
     if message.endswith(_NOT_CLOSE):
         message = _pytest_mismatch(output, loc.start(), message)
+    elif message.endswith("AssertionError:") and (said := _pytest_numpy_mismatch(output, loc.start())):
+        message = f"{message} {said}"
     return ErrorInfo("test_failure", loc.group("type"), message[:300], loc.group("file"), int(loc.group("line")))
 
 
@@ -1232,6 +1234,24 @@ def _pytest_mismatch(output: str, at: int, message: str) -> str:
         if line.startswith("E ") and (line := line[2:].strip()).startswith(_MISMATCH_LINES):
             said.append(line.rstrip("."))
     return f"{message} {'; '.join(said)}" if said else message
+
+
+def _pytest_numpy_mismatch(output: str, at: int) -> str | None:
+    """What numpy.testing's assertion said on the ``E`` lines of the report that ends at ``at``
+    (see _numpy_mismatch): its message opens with a line break, so pytest's summary line ends on
+    "AssertionError:" and says nothing of what differed."""
+    said: list[str] = []
+    for line in output[max(0, at - 3000):at].splitlines()[-40:]:
+        if not line.startswith("E ") and line.strip() not in ("", "E"):
+            said = []  # (an earlier report's lines, or the source above this one's E lines)
+            continue
+        line = line[2:].strip()
+        if not said:
+            if line.startswith(_NUMPY_HEADS):
+                said.append(line)
+        elif line.startswith(_NUMPY_DETAIL):
+            said.append(line)
+    return "; ".join(said) or None
 
 
 def _pytest_error(output: str, failed: re.Match) -> ErrorInfo:

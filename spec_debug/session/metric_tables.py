@@ -818,3 +818,143 @@ def frame_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
                 at = end
         at = text.find("\n0  ", at + 1)
     return found, spans
+
+
+# pandas frames printed without row numbers: ``df.to_string(index=False)``, every column right-
+# aligned under its name, and frames whose index names the runs (``df.set_index("method")``, a
+# groupby's mean, ``pd.DataFrame(results).T``): the labels left-aligned under a blank stretch of
+# the header, a line of the index's names under the header where it has any, a MultiIndex's
+# outer label left blank where it repeats the row's above (pandas/io/formats/format.py,
+# DataFrameFormatter; pandas 3.1 as installed here). The last column is right-aligned too, so
+# every row is as long as the header: two lines of one length are what is looked at first.
+_FRAME_KEYS = ("tok", "acc", "ccept", "hroughput", "tps", "TPS")
+"""A header that names a metric holds one of these (see _header_kind)."""
+_DESCRIBE_ROWS = frozenset({"count", "mean", "std", "min", "25%", "50%", "75%", "max"})
+"""``df.describe()``'s rows: statistics over the runs, no run's reading."""
+_FRAME_TRIES = 100
+_FRAME_ROWS = 1000
+"""Lines looked at, at most, for a header: a server log's every line may name a metric."""
+
+
+def aligned_frame_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
+    """Readings of the pandas frames with no row numbers in ``text`` (see _aligned_frame_at),
+    and their spans (in order)."""
+    found: list[Reading] = []
+    spans: list[tuple[int, int]] = []
+    seen: set[int] = set()
+    looked: list[tuple[int, int]] = []
+    for key in _FRAME_KEYS:
+        at = text.find(key)
+        while at >= 0 and len(seen) < _FRAME_TRIES:
+            start = text.rfind("\n", 0, at) + 1
+            nl = text.find("\n", at)
+            end = len(text) if nl < 0 else nl
+            if start not in seen and not any(s <= start < e for s, e in looked):
+                seen.add(start)
+                # (a frame's names are two spaces apart at least, and a log line's "key: value"
+                # is no column's name: most lines are no header)
+                if text.find("  ", start, end) >= 0 and text.find(": ", start, end) < 0 \
+                        and (frame := _aligned_frame_at(text, start, end)) is not None:
+                    table, stop = frame
+                    looked.append((start, stop))  # its rows are no header either
+                    readings, read = table_readings(table)
+                    if read:
+                        found.extend(readings)
+                        spans.append((start, stop))
+            at = text.find(key, end)
+    spans.sort()
+    return found, spans
+
+
+def _next_line(text: str, pos: int) -> tuple[str, int]:
+    nl = text.find("\n", pos)
+    end = len(text) if nl < 0 else nl
+    return text[pos:end].rstrip(), end
+
+
+def _aligned_frame_at(text: str, start: int, end: int) -> tuple[str, int] | None:
+    """The "|" table of the frame whose header is the line ``start``..``end``, and where its last
+    row ends; None where the lines are no such frame."""
+    header = text[start:end].rstrip()
+    width = len(header)
+    if end >= len(text) or "|" in header or "  " not in header.lstrip():
+        return None
+    line, stop = _next_line(text, end + 1)
+    names_line = None
+    if len(line) != width:
+        # the index's names, under a header blank over them ("method" alone on its line)
+        first_name = len(header) - len(header.lstrip())
+        if not line or len(line) >= first_name or line[0] == " " or stop >= len(text):
+            return None
+        names_line = line
+        line, stop = _next_line(text, stop + 1)
+        if len(line) != width:
+            return None
+    names = list(_FRAME_NAME.finditer(header))
+    if len(names) < 2 or not any(_header_kind(n.group(0)) for n in names) \
+            or any(n.group(0)[0].isdigit() for n in names):
+        # (a number in the "header" makes it a line of readings: llama.cpp's "decoded  136 tokens
+        # in  28.931 seconds, speed:  4.701 t/s" over its "encoded" line of the same length)
+        return None
+    edges = [n.end() for n in names]
+    kind_at = next(i for i, n in enumerate(names) if _header_kind(n.group(0)))
+    if names[kind_at].group(0)[-1].isdigit():
+        return None  # "... gen throughput (token/s): 512.34": a log line's reading, no column's name
+    under = line[:edges[kind_at]].split()[-1:]
+    if not under or not (under[0] == "NaN" or _CELL_NUMBER.fullmatch(under[0])):
+        # the first row holds no reading under the metric's name: a log's lines of one length
+        return None
+    rows, last = [], end
+    while len(rows) < _FRAME_ROWS:
+        if len(line) != width or "|" in line:
+            break
+        if any(line[e - 1] == " " for e in edges) or any(line[e] != " " for e in edges[:-1]):
+            return None  # a line of the frame's width not aligned as its rows are: no frame
+        rows.append(line)
+        last = stop
+        if stop >= len(text):
+            break
+        line, stop = _next_line(text, stop + 1)
+        if line.lstrip().startswith(".."):  # a long frame's cut rows
+            last = stop
+            if stop >= len(text):
+                break
+            line, stop = _next_line(text, stop + 1)
+    if not rows:
+        return None
+    # the index: the stretch left of the columns' last blank gap that every row shares
+    blank = [all(row[p] == " " for row in rows) for p in range(edges[0])]
+    gap_end = next((p + 1 for p in range(edges[0] - 1, -1, -1) if blank[p]), 0)
+    gap = gap_end
+    while gap > 0 and blank[gap - 1]:
+        gap -= 1
+    indexed = gap > 0 and not header[:gap].strip() and bool(rows[0][:gap].strip())
+    if names_line is not None and not indexed:
+        return None
+    labels: list[list[str]] = []
+    if indexed:
+        levels = [m.start() for m in _FRAME_NAME.finditer(names_line)] if names_line else [0]
+        if not levels or levels[0] != 0:
+            return None
+        index_names = [m.group(0) for m in _FRAME_NAME.finditer(names_line)] if names_line else [""]
+        above: list[str] = []
+        for row in rows:
+            bounds = [*levels, gap]
+            label = [row[a:b].strip() for a, b in zip(bounds, bounds[1:])]
+            # a MultiIndex leaves its outer label blank where it repeats the row's above
+            label = [cell or (above[i] if i < len(above) and any(label[i + 1:]) else "") for i, cell in enumerate(label)]
+            labels.append(label)
+            above = label
+        if all(label[-1] in _DESCRIBE_ROWS for label in labels):
+            return None
+        columns = [*index_names, *(n.group(0) for n in names)]
+        lefts = [gap_end, *edges[:-1]]
+    else:
+        columns = [n.group(0) for n in names]
+        lefts = [0, *edges[:-1]]
+        labels = [[] for _ in rows]
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    for label, row in zip(labels, rows):
+        cells = [row[a:b].strip() for a, b in zip(lefts, edges)]
+        lines.append("| " + " | ".join([*label, *cells]) + " |")
+    return "\n".join(lines) + "\n", last

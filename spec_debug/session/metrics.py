@@ -54,7 +54,9 @@ from dataclasses import dataclass
 from spec_debug.diagnose.launch_scan import REPR_BRACKETS, REPR_QUOTES, bracket_end
 from spec_debug.session.ansi import without_colours
 from spec_debug.session.grep_files import file_sections
-from spec_debug.session.metric_tables import _BASELINE_LABEL, NO_SPEC, frame_readings, run_sections, table_readings
+from spec_debug.session.metric_tables import (
+    _BASELINE_LABEL, NO_SPEC, aligned_frame_readings, frame_readings, run_sections, table_readings,
+)
 
 
 def _reading(*labels: str) -> re.Pattern:
@@ -896,6 +898,13 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             text = text[:start] + text[end:]
     if "\n0  " in text:  # a pandas frame's row 0 (metric_tables.frame_readings)
         readings, spans = frame_readings(text)
+        found.extend(Metric(*reading) for reading in readings)
+        for start, end in reversed(spans):
+            text = text[:start] + text[end:]
+    if "   " in text and "\n" in text and ("tok" in text or "ccept" in text or "hroughput" in text or "acc" in text
+                                         or "tps" in text or "TPS" in text):
+        # a pandas frame with no row numbers (metric_tables.aligned_frame_readings)
+        readings, spans = aligned_frame_readings(text)
         found.extend(Metric(*reading) for reading in readings)
         for start, end in reversed(spans):
             text = text[:start] + text[end:]

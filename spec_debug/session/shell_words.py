@@ -245,7 +245,13 @@ def pipelines(command: str) -> list[list[list[str]]]:
     """The pipelines of ``command`` in the order they run, each the words of its simple
     commands (wrappers and assignments kept: ``sudo timeout 60 nvidia-smi dmon`` is one simple
     command of five words). Redirection targets are left out."""
-    out: list[list[list[str]]] = []
+    return [pipeline for pipeline, _ in pipelines_backgrounded(command)]
+
+
+def pipelines_backgrounded(command: str) -> list[tuple[list[list[str]], bool]]:
+    """:func:`pipelines`, each with whether ``&`` ends it: the shell starts it and goes on to the
+    next at once, without waiting for it (bash(1), Lists: "executed asynchronously in a subshell")."""
+    out: list[tuple[list[list[str]], bool]] = []
     pipeline: list[list[str]] = []
     argv: list[str] = []
     redirected = False
@@ -260,13 +266,13 @@ def pipelines(command: str) -> list[list[list[str]]]:
                 pipeline.append(argv)
             argv = []
             if word not in ("|", "|&") and pipeline:
-                out.append(pipeline)
+                out.append((pipeline, word == "&"))
                 pipeline = []
         redirected = word not in SEPARATORS and ">" in word or word in ("<", "<<", "<<<")
     if argv:
         pipeline.append(argv)
     if pipeline:
-        out.append(pipeline)
+        out.append((pipeline, False))
     return out
 
 

@@ -41,6 +41,23 @@ def echoed_exit(command: str, output: str) -> int | None:
     so the tool's own exit code is the echo's 0 and the real one is only in the output. The
     output line the echo wrote, its words with ``$?`` as a number (bash(1): echo joins its
     arguments with one space), gives it (the last such line: a log printed before may hold one)."""
+    found = _echoed_line(command, output)
+    return found[0] if found else None
+
+
+def without_echoed_exit(command: str, output: str) -> str:
+    """``output`` without the line :func:`echoed_exit` read the status from: what the commands
+    before the echo printed. Read for their errors with it, ``false; echo $?`` gave the error
+    "1", the echo's own line, where a status shown by the prompt gives "exit code 1"."""
+    found = _echoed_line(command, output)
+    if found is None:
+        return output
+    _, start, end = found
+    return output[:start] + output[end + 1:]
+
+
+def _echoed_line(command: str, output: str) -> tuple[int, int, int] | None:
+    """:func:`echoed_exit`'s status, and where its line starts and ends in ``output``."""
     saved = _SAVED_STATUS.search(command)
     if saved is not None:
         # `...; rc=$?; echo "rc=$rc"`: the variable holds the status; read it as $? from there on
@@ -55,7 +72,7 @@ def echoed_exit(command: str, output: str) -> int | None:
         # `until curl -sf .../health; do echo "not ready ($?)"; sleep 5; done`: each try's status,
         # not the loop's (which ends 0 once the server answers)
         return None
-    return _printed_status(command, m, output)
+    return _status_line(command, m, output)
 
 
 def typed_echo_status(command: str, output: str) -> int | None:
@@ -75,7 +92,8 @@ def typed_echo_status(command: str, output: str) -> int | None:
     if m is None or command[m.end():].strip(" ;") or "'" in m.group(1) or "`" in m.group(1):
         return None  # more than the echo, '$?' not expanded, a command substitution's output
     # (bash's `echo "rc=$status"` prints "rc=": no number, no status)
-    return _printed_status(command, m, output, _TYPED_STATUS_VAR)
+    found = _status_line(command, m, output, _TYPED_STATUS_VAR)
+    return found[0] if found else None
 
 
 def _untraced(output: str) -> str:
@@ -89,8 +107,10 @@ def _untraced(output: str) -> str:
 _XTRACE_LINE = re.compile(r"\++ ")
 
 
-def _printed_status(command: str, m: re.Match, output: str, status_var: re.Pattern = _STATUS_VAR) -> int | None:
-    """The status the echo ``m`` of ``command`` printed, read from its line of ``output``."""
+def _status_line(command: str, m: re.Match, output: str,
+                 status_var: re.Pattern = _STATUS_VAR) -> tuple[int, int, int] | None:
+    """The status the echo ``m`` of ``command`` printed, read from its line of ``output``, and
+    where that line starts and ends there."""
     # \$? in a command sent through ssh "...": the remote shell's status, printed the same way
     words = " ".join(m.group(1).replace('"', "").replace("\\$", "$").split())
     parts = status_var.split(words)
@@ -102,11 +122,16 @@ def _printed_status(command: str, m: re.Match, output: str, status_var: re.Patte
         # A bare number could be any output's: only the last line, from an echo that ends the command.
         if command[m.end():].strip(" ;\n\"") or not output.strip():
             return None
-        last = output.rstrip().rsplit("\n", 1)[-1].strip()
-        return int(last) if last.isdigit() and len(last) <= 3 else None
-    line = re.compile(rf"^\s*{re.escape(parts[0])}(\d{{1,3}}){re.escape(parts[1])}\s*$", re.M)
-    found = line.findall(output[-20000:])
-    return int(found[-1]) if found else None
+        end = len(output.rstrip())
+        start = output.rfind("\n", 0, end) + 1
+        last = output[start:end].strip()
+        return (int(last), start, end) if last.isdigit() and len(last) <= 3 else None
+    line = re.compile(rf"^[ \t\r]*{re.escape(parts[0])}(\d{{1,3}}){re.escape(parts[1])}[ \t\r]*$", re.M)
+    skipped = max(0, len(output) - 20000)
+    found = None
+    for found in line.finditer(output, skipped):
+        pass
+    return (int(found.group(1)), found.start(), found.end()) if found else None
 
 
 _GNU_TIME_STATUS = re.compile(r"^Command (?:exited with non-zero status (\d{1,3})|terminated by signal (\d{1,2}))\s*$",

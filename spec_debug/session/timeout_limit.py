@@ -6,7 +6,7 @@ import math
 import re
 
 from spec_debug.session.follow import follows_output
-from spec_debug.session.shell_words import pipelines
+from spec_debug.session.shell_words import pipelines, pipelines_backgrounded
 
 _DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)([smhd]?)")
 _UNIT_S = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -42,18 +42,28 @@ def timeout_limit(inner: str) -> int | None:
     itself; and ``timeout 10 nvidia-smi; python bench.py`` gave the benchmark 10 s."""
     if "timeout" not in inner:
         return None
-    total, bounded = 0.0, False
-    for pipeline in pipelines(inner):
+    # Jobs started with "&" run beside what follows them: ``timeout 30 a & timeout 40 b`` ends
+    # after 40 s, not 70 (was their sum), and a ``wait`` after them waits for the last to end.
+    now = ends = 0.0
+    bounded = False
+    for pipeline, background in pipelines_backgrounded(inner):
+        if len(pipeline) == 1 and pipeline[0][0] == "wait":
+            now = max(now, ends)
+            continue
         limits = [_limit(argv) for argv in pipeline]
         timed = [seconds for kind, seconds in limits if kind == "timeout"]
         if timed:
-            total += max(timed)
             bounded = True
+            if background:
+                ends = max(ends, now + max(timed))
+            else:
+                now += max(timed)
+                ends = max(ends, now)
         elif all(kind == "instant" for kind, _ in limits):
             continue
         else:
             return None
-    return math.ceil(total) if bounded and total > 0 else None
+    return math.ceil(ends) if bounded and ends > 0 else None
 
 
 def timed_follow_ends_line(inner: str) -> bool:
