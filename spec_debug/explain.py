@@ -238,7 +238,10 @@ def explain_playbook(loaded: LoadedPlaybook, only_step: str | None = None) -> di
             healthy.append("captures " + ", ".join(code_span(c) for c in captures if c))
         steps.append(
             StepExplanation(
-                number=number, id=step.id, title=step.title or step.id, why=step.why.strip(), **_action(step),
+                # title and why are templates rendered for each host as the step runs: before any
+                # run they read as finding titles do ("on HOST", a var's default), not as Jinja
+                number=number, id=step.id, title=readable_title(step.title, playbook.vars) or step.id,
+                why=readable_title(step.why.strip(), playbook.vars) or "", **_action(step),
                 runs_when=runs_when, healthy=healthy, failing=failing, codes=codes,
             )
         )
