@@ -230,7 +230,8 @@ def explain_playbook(loaded: LoadedPlaybook, only_step: str | None = None) -> di
             default = ["the probe's checks raise no finding" + _unchecked_note(step.probe)]
         else:
             default = ["the command exits with code 0"]
-        healthy = [_describe(e) for e in step.expect] or default
+        healthy = [readable_title(_describe(e), playbook.vars) if e.description else _describe(e)
+                   for e in step.expect] or default
         codes = _step_codes(step, playbook.vars)
         failing = [f"{c.code} ({c.severity}): {c.title}" for c in codes] or _runner_failing(step)
         captures = [c.name or ", ".join(_group_names(c.regex)) for c in step.capture]

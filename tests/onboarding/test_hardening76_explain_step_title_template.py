@@ -42,3 +42,13 @@ def test_explain_heading_and_why_read_without_jinja(tmp_path):
     assert [(s["title"], s["why"]) for s in data["steps"]] == [
         ("Server on HOST answers on 30000", "A server that does not answer on 30000 serves MODEL to nobody."),
         ("plain", "")]
+
+
+def test_an_expectations_description_reads_the_same_way(tmp_path):
+    """An expectation's `description:` is a template too: "**Healthy:** port {{ port }} answers"."""
+    path = tmp_path / "desc.yaml"
+    path.write_text("name: desc\nvars:\n  port: 30000\nsteps:\n  - id: serve\n    run: echo ok\n"
+                    "    expect:\n      - contains: ok\n        description: the server on {{ host }} answers on {{ port }}\n")
+    result = run_cli("explain", str(path), cwd=tmp_path)
+    assert result.code == 0, result.stderr
+    assert "**Healthy:** the server on HOST answers on 30000." in result.stdout, result.stdout
