@@ -40,7 +40,9 @@ class OutputFormat(str, Enum):
     json = "json"
 
 
-_INPUT_FORMAT_HELP = f"Transcript format: {', '.join(INPUT_FORMATS)} (default auto: detected)."
+_INPUT_FORMAT_HELP = (f"Transcript format: {', '.join(INPUT_FORMATS)} (default auto: detected from the first lines; "
+                      "a source with no name here, such as Aider, Cline, Roo Code or a CI job log, is read "
+                      "by one of them and detected: docs/analyze.md lists which).")
 """Every format detection finds can be forced; a wrong name is a usage error that lists them
 (sources.input_format_name, which also takes any case, _ for - and a few aliases)."""
 
