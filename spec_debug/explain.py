@@ -249,6 +249,7 @@ def explain_playbook(loaded: LoadedPlaybook, only_step: str | None = None) -> di
     return {
         "name": playbook.name,
         "run_as": _run_argument(loaded),
+        "piped": _piped(loaded),
         "description": playbook.description.strip(),
         "path": loaded.path,
         "vars": playbook.vars,
@@ -383,6 +384,14 @@ def _describe(expectation: Expectation) -> str:
     return f"{code_span(e.that)} holds"
 
 
+def _piped(loaded: LoadedPlaybook) -> bool:
+    """Whether the playbook came through a pipe (`curl -s URL | spec-debug explain -`, or
+    `explain <(...)`): gone once read, so `run /dev/stdin --step` (refused: --step reads its
+    answers there) and `explain /dev/stdin` again are no commands to give."""
+    return str(loaded.path) in ("-", "/dev/stdin", "/proc/self/fd/0") or str(loaded.path).startswith(
+        ("/dev/fd/", "/proc/self/fd/"))
+
+
 def _run_argument(loaded: LoadedPlaybook) -> str:
     """What to pass to `spec-debug run`: a shipped playbook by its file name, anything else by
     its path. The walkthrough said `spec-debug run NAME` for a team's own file, which `run`
@@ -392,6 +401,8 @@ def _run_argument(loaded: LoadedPlaybook) -> str:
 
     from spec_debug.playbook.loader import shipped_playbooks_dir
 
+    if _piped(loaded):
+        return "playbook.yaml"  # the walkthrough says to save it there first
     path = Path(loaded.path)
     try:
         shipped = path.resolve().parent == shipped_playbooks_dir().resolve()
