@@ -325,6 +325,16 @@ def _no_such_step_hint(first: str, more: list[str]) -> str | None:
 
     from spec_debug.record import shell_word
 
+    if len(more) == 1 and more[0] != "-" and not _names_a_playbook(first) and _names_a_playbook(more[0]):
+        # `explain hidden_layout hidden_state_format`: the step then its playbook, as a report's
+        # "hidden_state_format/hidden_layout" does not order them. The hint was "the concept
+        # 'concat order'?", a near spelling of the two words joined.
+        try:
+            reversed_steps = [step.id for step in _load_once(more[0]).playbook.steps]
+        except (SpecDebugError, OSError, ValueError):
+            reversed_steps = []
+        if first in reversed_steps:
+            return f"the playbook first: `spec-debug explain {shell_word(more[0])} {shell_word(first)}`"
     if len(more) != 1 or not _names_a_playbook(first):
         return None
     try:

@@ -27,7 +27,7 @@ from spec_debug.playbook.loader import load_playbook
 from spec_debug.probes import launch_flags
 from spec_debug.record import RunRecord, shell_word
 from spec_debug.report import write_reports
-from spec_debug.report.views import nothing_checked
+from spec_debug.report.views import not_reached_words, nothing_checked
 from spec_debug.runner.engine import SKIPPED_BY_USER, HostTarget, Run, RunOptions
 from spec_debug.runner.local import LocalTransport
 from spec_debug.runner.reporter import Reporter, StepGate
@@ -259,6 +259,11 @@ def _say_result(console: Any, result: DemoResult, errors: list, healthy: bool, a
     chosen = [s.id for s in result.record.steps if s.status == "skipped" and s.message == SKIPPED_BY_USER]
     if chosen:
         console.print(f"  skipped (your choice): {escape(', '.join(chosen))}", highlight=False, soft_wrap=True)
+    # The steps a quit at a later prompt came before, as `run --step` names them (cli_run's
+    # _say_verdict): "ABORTED: 1 error(s)" under launch_flags alone read as the whole playbook's.
+    missed = not_reached_words(result.record) if result.record.status in ("aborted", "running") else ""
+    if missed:
+        console.print(f"  {escape(missed)}", highlight=False, soft_wrap=True)
     for f in findings:
         if f.code == "SD004":
             # The note asks for --var values, which the demo does not take: say why the step

@@ -230,7 +230,8 @@ def explain_playbook(loaded: LoadedPlaybook, only_step: str | None = None) -> di
             default = ["the probe's checks raise no finding" + _unchecked_note(step.probe)]
         else:
             default = ["the command exits with code 0"]
-        healthy = [_describe(e) for e in step.expect] or default
+        healthy = [readable_title(_describe(e), playbook.vars) if e.description else _describe(e)
+                   for e in step.expect] or default
         codes = _step_codes(step, playbook.vars)
         failing = [f"{c.code} ({c.severity}): {c.title}" for c in codes] or _runner_failing(step)
         captures = [c.name or ", ".join(_group_names(c.regex)) for c in step.capture]
@@ -238,13 +239,17 @@ def explain_playbook(loaded: LoadedPlaybook, only_step: str | None = None) -> di
             healthy.append("captures " + ", ".join(code_span(c) for c in captures if c))
         steps.append(
             StepExplanation(
-                number=number, id=step.id, title=step.title or step.id, why=step.why.strip(), **_action(step),
+                # title and why are templates rendered for each host as the step runs: before any
+                # run they read as finding titles do ("on HOST", a var's default), not as Jinja
+                number=number, id=step.id, title=readable_title(step.title, playbook.vars) or step.id,
+                why=readable_title(step.why.strip(), playbook.vars) or "", **_action(step),
                 runs_when=runs_when, healthy=healthy, failing=failing, codes=codes,
             )
         )
     return {
         "name": playbook.name,
         "run_as": _run_argument(loaded),
+        "piped": _piped(loaded),
         "description": playbook.description.strip(),
         "path": loaded.path,
         "vars": playbook.vars,
@@ -379,6 +384,14 @@ def _describe(expectation: Expectation) -> str:
     return f"{code_span(e.that)} holds"
 
 
+def _piped(loaded: LoadedPlaybook) -> bool:
+    """Whether the playbook came through a pipe (`curl -s URL | spec-debug explain -`, or
+    `explain <(...)`): gone once read, so `run /dev/stdin --step` (refused: --step reads its
+    answers there) and `explain /dev/stdin` again are no commands to give."""
+    return str(loaded.path) in ("-", "/dev/stdin", "/proc/self/fd/0") or str(loaded.path).startswith(
+        ("/dev/fd/", "/proc/self/fd/"))
+
+
 def _run_argument(loaded: LoadedPlaybook) -> str:
     """What to pass to `spec-debug run`: a shipped playbook by its file name, anything else by
     its path. The walkthrough said `spec-debug run NAME` for a team's own file, which `run`
@@ -388,6 +401,8 @@ def _run_argument(loaded: LoadedPlaybook) -> str:
 
     from spec_debug.playbook.loader import shipped_playbooks_dir
 
+    if _piped(loaded):
+        return "playbook.yaml"  # the walkthrough says to save it there first
     path = Path(loaded.path)
     try:
         shipped = path.resolve().parent == shipped_playbooks_dir().resolve()

@@ -40,7 +40,9 @@ class OutputFormat(str, Enum):
     json = "json"
 
 
-_INPUT_FORMAT_HELP = f"Transcript format: {', '.join(INPUT_FORMATS)} (default auto: detected)."
+_INPUT_FORMAT_HELP = (f"Transcript format: {', '.join(INPUT_FORMATS)} (default auto: detected from the first lines; "
+                      "a source with no name here, such as Aider, Cline, Roo Code or a CI job log, is read "
+                      "by one of them and detected: docs/analyze.md lists which).")
 """Every format detection finds can be forced; a wrong name is a usage error that lists them
 (sources.input_format_name, which also takes any case, _ for - and a few aliases)."""
 
@@ -51,13 +53,15 @@ def split_format(value: str | None, input_format: str) -> tuple[str | None, str]
     Both ways at once (``--format codex --input-format text``) is a usage error."""
     if value is None or value.strip().lower() in (f.value for f in OutputFormat):
         return value, input_format
-    from spec_debug.session.format_names import input_format_name
+    from spec_debug.session.format_names import input_format_name, source_read_as
 
     try:
         forced = input_format_name(value)
     except UsageError:
+        read_as = source_read_as(value)
         raise UsageError(f"--format {value!r}: choose an output ({', '.join(f.value for f in OutputFormat)}) "
-                         f"or a transcript format to force ({', '.join(INPUT_FORMATS)})") from None
+                         f"or a transcript format to force ({', '.join(INPUT_FORMATS)})",
+                         hint=f"{read_as}; leave the format out and auto detects it" if read_as else None) from None
     if input_format.strip().lower() != "auto" and input_format_name(input_format) != forced:
         raise UsageError(f"--format {value} and --input-format {input_format} force different transcript formats",
                          hint="give one of them")

@@ -21,6 +21,30 @@ _FORMAT_ALIASES = {"claude": "claude-code", "asciinema": "asciicast", "chatgpt":
                   "kimi-cli": "kimi", "kimi-wire": "kimi", "crush-db": "crush", "claude-code-log": "text"}
 
 
+_READ_AS = {
+    "aider": "Aider's chat history (.aider.chat.history.md) is read as `text`",
+    "github-actions": "a GitHub Actions job log is read as `text`",
+    "gitlab-ci": "a GitLab CI job log is read as `text`",
+    "cline": "Cline's task history (api_conversation_history.json) is read as `openai`, its exported task as `specstory`",
+    "roo-code": "Roo Code's task history (api_conversation_history.json) is read as `openai`, its exported task as "
+                "`specstory`",
+}
+"""Sources the README and docs/analyze.md name that have no format of their own: a user who
+typed the tool's name (`--input-format aider`) was told only that it is unknown, with the 19
+names, none of them saying it reads Aider. Still a usage error (the name is no format), whose
+hint names the format that reads it and that leaving the option out detects it."""
+_READ_AS_NAMES = {"gha": "github-actions", "actions": "github-actions", "github": "github-actions",
+                  "gitlab": "gitlab-ci", "roo": "roo-code", "roocode": "roo-code", "roo-cline": "roo-code",
+                  "aider-chat": "aider"}
+
+
+def source_read_as(name: str) -> str | None:
+    """The words for a source with no format of its own (`aider`: "Aider's chat history ... is
+    read as `text`"), or None."""
+    key = name.strip().lower().replace("_", "-")
+    return _READ_AS.get(_READ_AS_NAMES.get(key, key))
+
+
 def input_format_name(input_format: str | None) -> str | None:
     """The format ``--input-format`` names (None for auto), spelt as :data:`INPUT_FORMATS`
     spells it; case, ``_`` for ``-`` and a few other names (``claude``, ``asciinema``) are
@@ -30,5 +54,10 @@ def input_format_name(input_format: str | None) -> str | None:
     name = input_format.strip().lower().replace("_", "-")
     name = _FORMAT_ALIASES.get(name, name)
     if name not in INPUT_FORMATS:
-        raise UsageError(f"unknown input format {input_format!r}", hint=f"use one of {', '.join(INPUT_FORMATS)}")
+        known = ", ".join(INPUT_FORMATS)
+        read_as = source_read_as(name)
+        if read_as:
+            raise UsageError(f"unknown input format {input_format!r}: {read_as}",
+                             hint=f"leave --input-format out (auto detects it), or use one of {known}")
+        raise UsageError(f"unknown input format {input_format!r}", hint=f"use one of {known}")
     return None if name == "auto" else name
