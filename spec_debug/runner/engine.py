@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable
 
@@ -882,7 +882,19 @@ class Run:
                                           redact=self.options.redact)
             # A probe whose JSON was read answered the stop itself (drafter_eval's scores so far):
             # over SSH its exit code is not known after the kill (None), where locally it exits 0.
-            answered = step.probe is not None and outcome.exit_code is None and evaluation.status == "passed"
+            killed_answering = False
+            if (self.abort.is_set() and step.probe is not None and evaluation.status == "error"
+                    and outcome.exit_code in (-signal.SIGKILL, 128 + signal.SIGKILL)):
+                # The stop's kill gives a SIGTERM half a second (proctree.kill_tree): drafter_eval,
+                # on a loaded host, printed its scores so far and was SIGKILLed as it exited (137),
+                # and the step was "interrupted" with them dropped. JSON it printed that says it
+                # answered the stop is its answer, as over SSH, where no exit code is read then.
+                as_answered = evaluate_attempt(step, host, replace(outcome, exit_code=None), stdout, stderr, context,
+                                               facts, attempts, timeouts, redact=self.options.redact)
+                if as_answered.status == "passed" and _says_stopped(as_answered.facts):
+                    evaluation, killed_answering = as_answered, True  # its record keeps the 137
+            answered = step.probe is not None and evaluation.status == "passed" and (
+                outcome.exit_code is None or killed_answering)
             killed_by_abort = self.abort.is_set() and outcome.exit_code != 0 and not answered
             timeouts += outcome.timed_out
             if outcome.left_running is not None:
