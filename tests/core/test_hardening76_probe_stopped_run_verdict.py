@@ -81,4 +81,8 @@ def test_a_run_stopped_during_the_evaluation_ends_aborted_with_the_scores_so_far
     assert proc.returncode == 3
     assert "after every step had run" not in said
     assert "ABORTED" in said
+    # was: "host local aborted before its next step: ..." (the playbook has no next step)
+    assert ("host local aborted during step drafter_eval: terminated (SIGTERM); "
+            "its probe returned what it had so far") in said
+    assert "before its next step" not in said
     assert "the evaluation was stopped: " + printed["stopped"] in (run_dir / "report.md").read_text()
