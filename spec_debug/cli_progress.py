@@ -325,7 +325,14 @@ class ConsoleReporter(Reporter):
             # Stopped between two steps (Ctrl-C at a later host's --step prompt): it had run a
             # step, so was not "before its first", and no step line said it was stopped; the
             # run ended on "ABORTED: 0 error(s)" naming no host.
-            self._print(f"[yellow]host {escape(host.name)} aborted before its next step:[/] {_shown(host.error)}", soft_wrap=True)
+            answered = self._answered_stop(host.name)
+            if answered is not None:
+                # drafter_eval stopped mid-evaluation returned its scores so far (a passed step):
+                # "before its next step" said the stop came after it, on a playbook with none.
+                self._print(f"[yellow]host {escape(host.name)} aborted during step {escape(answered)}:[/] "
+                            f"{_shown(host.error)}; its probe returned what it had so far", soft_wrap=True)
+            else:
+                self._print(f"[yellow]host {escape(host.name)} aborted before its next step:[/] {_shown(host.error)}", soft_wrap=True)
 
     def _step_said_stop(self, host: str) -> bool:
         """Whether a line already says the stop: a step the signal stopped while it ran
@@ -334,6 +341,17 @@ class ConsoleReporter(Reporter):
                                                                   "stdin closed at the step-through prompt"):
             return True  # no record to tell, or the user's own quit: say nothing rather than twice
         return any(s.host == host and (s.message or "").startswith("interrupted") for s in list(self._record.steps))
+
+    def _answered_stop(self, host: str) -> str | None:
+        """The id of the host's last step where its probe answered the run's stop with what it
+        had so far (engine._says_stopped), else None."""
+        from spec_debug.runner.engine import _says_stopped
+
+        steps = [s for s in list(self._record.steps) if s.host == host] if self._record is not None else []
+        last = steps[-1] if steps else None
+        if last is not None and last.status == "passed" and isinstance(last.facts, dict) and _says_stopped(last.facts):
+            return last.id
+        return None
 
     def _had_steps(self, host: str) -> bool:
         """Whether a step of this host is in the record. A step skipped at the `--step` prompt

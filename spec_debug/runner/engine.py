@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable
 
@@ -148,6 +148,9 @@ class Run:
         # Hosts whose steps are over (run, skipped, or never to run): a failed write after
         # that stops nothing (_saved_after_steps).
         self._past_steps: set[str] = set()
+        # (host, step id) of the probes that answered the run's stop with a partial result
+        # (drafter_eval's `stopped`): passed with what they said, but cut all the same (_run_host).
+        self._answered_stop: set[tuple[str, str]] = set()
         unknown = sorted(set(self.cli_vars) - set(self.playbook.vars))
         if unknown:
             # Most unknown vars are typos (modle=...): name the one meant, not only the list.
@@ -419,7 +422,7 @@ class Run:
                     host.running_step = step.id
                     self._dirty = True
                 result, findings, stop = self._run_step(step, target.name, transport, host_vars, facts, skipped_for_input)
-                cut = cut_by_stop(result)
+                cut = cut_by_stop(result) or (target.name, step.id) in self._answered_stop
                 self._step_views[target.name][step.id] = _step_view(result, step)
                 if stop or index == len(self.playbook.steps) - 1:
                     self._past_steps.add(target.name)
@@ -879,7 +882,19 @@ class Run:
                                           redact=self.options.redact)
             # A probe whose JSON was read answered the stop itself (drafter_eval's scores so far):
             # over SSH its exit code is not known after the kill (None), where locally it exits 0.
-            answered = step.probe is not None and outcome.exit_code is None and evaluation.status == "passed"
+            killed_answering = False
+            if (self.abort.is_set() and step.probe is not None and evaluation.status == "error"
+                    and outcome.exit_code in (-signal.SIGKILL, 128 + signal.SIGKILL)):
+                # The stop's kill gives a SIGTERM half a second (proctree.kill_tree): drafter_eval,
+                # on a loaded host, printed its scores so far and was SIGKILLed as it exited (137),
+                # and the step was "interrupted" with them dropped. JSON it printed that says it
+                # answered the stop is its answer, as over SSH, where no exit code is read then.
+                as_answered = evaluate_attempt(step, host, replace(outcome, exit_code=None), stdout, stderr, context,
+                                               facts, attempts, timeouts, redact=self.options.redact)
+                if as_answered.status == "passed" and _says_stopped(as_answered.facts):
+                    evaluation, killed_answering = as_answered, True  # its record keeps the 137
+            answered = step.probe is not None and evaluation.status == "passed" and (
+                outcome.exit_code is None or killed_answering)
             killed_by_abort = self.abort.is_set() and outcome.exit_code != 0 and not answered
             timeouts += outcome.timed_out
             if outcome.left_running is not None:
@@ -942,6 +957,13 @@ class Run:
                 message += "; " + killed_words(stdout.survived_kill)
             if outcome.left_running is not None:  # Ctrl-C before the pid line, or during _await_pid
                 message += "; " + outcome.left_running.words()
+        if self.abort.is_set() and status == "passed" and step.probe is not None and _says_stopped(step_facts):
+            # drafter_eval stopped by Ctrl-C or a CI job's SIGTERM returns the scores so far
+            # (`stopped`, `partial`) and exits 0: the step keeps them (SD004 says the evaluation
+            # was stopped), but the run said "PASSED ... after every step had run" with exit 0,
+            # as if the evaluation had ended. It was cut: the host ends aborted (_run_host).
+            with self._lock:
+                self._answered_stop.add((host, step.id))
         facts.update(step_facts)
         if bare:
             self._learn_values(_printed_values(stdout.host_text()))
@@ -1260,6 +1282,14 @@ def _step_view(result: StepRecord, step: Step) -> dict[str, Any]:
         "message": result.message, "facts": result.facts, "attempts": result.attempts, "duration_s": result.duration_s,
         "captures": None if step.probe is not None or step.fetch is not None else captured_names(step),
     }
+
+
+def _says_stopped(step_facts: dict[str, Any]) -> bool:
+    """Whether a probe's facts say it was stopped before its end: a `stopped` line at the top
+    or in one of its namespaces (drafter_eval: eval.stopped)."""
+    return bool(step_facts.get("stopped")) or any(
+        isinstance(value, dict) and bool(value.get("stopped")) for value in step_facts.values()
+    )
 
 
 def cut_by_stop(result: StepRecord) -> bool:
