@@ -7,6 +7,7 @@ odd private key; incident reports get pasted into channels. Redaction is on by d
 from __future__ import annotations
 
 import base64
+import functools
 import re
 import uuid
 from contextlib import contextmanager
@@ -1151,6 +1152,14 @@ _YAML_SECURE_VALUE = re.compile(r"[ \t]*Value:[ \t]*(?P<secret>\"(?:[^\"\\\n]|\\
                                 re.M).match
 
 
+@functools.lru_cache(maxsize=16)
+def _yaml_block_value(deeper: int):
+    """The match of a `Value: |-` (or `>`) whose block, its lines indented ``deeper`` columns or
+    more, is the secret: `--output yaml` of a multi-line SecureString (a PEM key) writes it so."""
+    return re.compile(r"[ \t]*Value:[ \t]*[|>][-+0-9]*[ \t]*\r?\n[ \t]{%d,}(?P<secret>\S[^\r\n]*"
+                      r"(?:\r?\n[ \t]{%d,}\S[^\r\n]*)*)" % (deeper, deeper)).match
+
+
 def _yaml_secure_value(text: str, line_start: int, at: int) -> re.Match[str] | None:
     """The match of the `Value:` in the YAML mapping whose `Type: SecureString` line starts at
     ``line_start`` (``at``: its "SecureString"); None if the line is no such key. The CLI sorts
@@ -1172,7 +1181,10 @@ def _yaml_secure_value(text: str, line_start: int, at: int) -> re.Match[str] | N
         if len(line) - len(body) != indent or body.startswith("- "):
             break
         if body.startswith("Value:"):
-            return _YAML_SECURE_VALUE(text, pos, row_end + 1 if row_end < len(text) else row_end)
+            stop = row_end + 1 if row_end < len(text) else row_end
+            if body[6:].lstrip(" \t")[:1] in ("|", ">"):  # a block scalar: a PEM key, a multi-line secret
+                return _yaml_block_value(indent + 1)(text, pos)
+            return _YAML_SECURE_VALUE(text, pos, stop)
         pos = row_end + 1
     return None
 
