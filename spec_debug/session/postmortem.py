@@ -423,8 +423,11 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     first: dict[str, ErrorRecord] = {}  # the first error of a kind with no exception's name that said something
     for e in a.errors:
         if (e.session, e.seq) not in polls:  # told once, by the poll's loop line above
-            kinds.setdefault(e.exception or e.kind, []).append(e.seq)
-            if not e.exception and e.kind not in first and e.message.strip():
+            # a CUDA OOM raised as a plain RuntimeError is not the same failure as any other
+            # RuntimeError: the kind the analyzer knows names it ("1 GPU out-of-memory error")
+            by_kind = e.kind in _GENERIC_RAISED and (e.exception or "").rsplit(".", 1)[-1] in ("RuntimeError", "Exception")
+            kinds.setdefault(e.kind if by_kind else (e.exception or e.kind), []).append(e.seq)
+            if (by_kind or not e.exception) and e.kind not in first and e.message.strip():
                 first[e.kind] = e
     # "1× exit_code [msg 6]" named no failure: the kind alone (exit_code, connection, agent_error)
     # does not say which command failed or how; an exception's name does ("1× IndexError"). A
@@ -1775,6 +1778,9 @@ _MD_HEADING_MARKS = re.compile(r"\A\s*#{1,6}[ \t]+")
 def _short(text: str | None, limit: int) -> str:
     return cut_at_word(" ".join((text or "").split()), limit)
 
+
+_GENERIC_RAISED = frozenset({"cuda_oom", "cuda_error", "nccl", "kv_cache_memory"})
+"""Kinds counted by their kind, not by a generic exception name (RuntimeError) that raised them."""
 
 _KIND_COUNTED = {"exit_code": ("failed command", "failed commands"),
                  "connection": ("failed connection", "failed connections"),
