@@ -344,12 +344,12 @@ class ConsoleReporter(Reporter):
 
     def _answered_stop(self, host: str) -> str | None:
         """The id of the host's last step where its probe answered the run's stop with what it
-        had so far (engine._says_stopped), else None."""
-        from spec_debug.runner.engine import _says_stopped
+        had so far (engine.answered_stop), else None."""
+        from spec_debug.runner.engine import answered_stop
 
         steps = [s for s in list(self._record.steps) if s.host == host] if self._record is not None else []
         last = steps[-1] if steps else None
-        if last is not None and last.status == "passed" and isinstance(last.facts, dict) and _says_stopped(last.facts):
+        if last is not None and answered_stop(last):
             return last.id
         return None
 

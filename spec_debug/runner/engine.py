@@ -148,9 +148,6 @@ class Run:
         # Hosts whose steps are over (run, skipped, or never to run): a failed write after
         # that stops nothing (_saved_after_steps).
         self._past_steps: set[str] = set()
-        # (host, step id) of the probes that answered the run's stop with a partial result
-        # (drafter_eval's `stopped`): passed with what they said, but cut all the same (_run_host).
-        self._answered_stop: set[tuple[str, str]] = set()
         unknown = sorted(set(self.cli_vars) - set(self.playbook.vars))
         if unknown:
             # Most unknown vars are typos (modle=...): name the one meant, not only the list.
@@ -422,7 +419,11 @@ class Run:
                     host.running_step = step.id
                     self._dirty = True
                 result, findings, stop = self._run_step(step, target.name, transport, host_vars, facts, skipped_for_input)
-                cut = cut_by_stop(result) or (target.name, step.id) in self._answered_stop
+                # drafter_eval stopped by Ctrl-C or a CI job's SIGTERM returns the scores so far
+                # (`stopped`, `partial`) and exits 0: the step keeps them (SD004 says the evaluation
+                # was stopped), but the run said "PASSED ... after every step had run" with exit 0,
+                # as if the evaluation had ended. It was cut: the host ends aborted.
+                cut = cut_by_stop(result) or step.probe is not None and answered_stop(result)
                 self._step_views[target.name][step.id] = _step_view(result, step)
                 if stop or index == len(self.playbook.steps) - 1:
                     self._past_steps.add(target.name)
@@ -957,13 +958,6 @@ class Run:
                 message += "; " + killed_words(stdout.survived_kill)
             if outcome.left_running is not None:  # Ctrl-C before the pid line, or during _await_pid
                 message += "; " + outcome.left_running.words()
-        if self.abort.is_set() and status == "passed" and step.probe is not None and _says_stopped(step_facts):
-            # drafter_eval stopped by Ctrl-C or a CI job's SIGTERM returns the scores so far
-            # (`stopped`, `partial`) and exits 0: the step keeps them (SD004 says the evaluation
-            # was stopped), but the run said "PASSED ... after every step had run" with exit 0,
-            # as if the evaluation had ended. It was cut: the host ends aborted (_run_host).
-            with self._lock:
-                self._answered_stop.add((host, step.id))
         facts.update(step_facts)
         if bare:
             self._learn_values(_printed_values(stdout.host_text()))
@@ -1290,6 +1284,13 @@ def _says_stopped(step_facts: dict[str, Any]) -> bool:
     return bool(step_facts.get("stopped")) or any(
         isinstance(value, dict) and bool(value.get("stopped")) for value in step_facts.values()
     )
+
+
+def answered_stop(result: StepRecord) -> bool:
+    """Whether a probe answered the run's stop with what it had so far: it passed and its facts
+    say it was stopped (only a stop or a timeout's SIGTERM makes a probe say so, and a timeout
+    is not a pass)."""
+    return result.status == "passed" and isinstance(result.facts, dict) and _says_stopped(result.facts)
 
 
 def cut_by_stop(result: StepRecord) -> bool:
