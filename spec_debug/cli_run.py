@@ -87,6 +87,7 @@ def resolve_targets(
                 transport=spec.transport,
                 address=getattr(spec, "address", None),
                 warnings=tuple(spec.warnings),
+                var_sources=dict(getattr(spec, "var_sources", {})),
             )
             for spec in specs
         ]

@@ -84,6 +84,9 @@ class HostTarget:
     warnings: tuple[str, ...] = ()
     """What the host's inventory entry asks for that the run does not do (ansible_become), kept
     in the host's record beside the connection's warnings."""
+    var_sources: dict[str, str] = field(default_factory=dict)
+    """Where its inventory set each of `vars` (`hosts.ini:7`, `group_vars/gpus.yml`): what a
+    `requires:` skip of a var the inventory left empty names."""
 
 
 @dataclass
@@ -123,6 +126,7 @@ class Run:
         self.loaded = loaded
         self.playbook = loaded.playbook
         self.targets = targets
+        self._targets_by_name = {target.name: target for target in targets}
         self.store = store
         self.options = options or RunOptions()
         self.cli_vars = dict(cli_vars or {})
@@ -503,7 +507,7 @@ class Run:
                         step=step_ids[0],
                         evidence=[f"skipped: {', '.join(step_ids)}"],
                         facts={"var": var, "steps": step_ids},
-                        title=f"Not checked: {self._provide(var)} to run {len(step_ids)} more step(s)",
+                        title=f"Not checked: {self._provide(var, target.name)} to run {len(step_ids)} more step(s)",
                     )
                 ],
                 target.name,
@@ -564,9 +568,22 @@ class Run:
         self.options.reporter.step_finished(host, step, skipped, [])
         return skipped
 
-    def _provide(self, var: str) -> str:
+    def _provide(self, var: str, host: str) -> str:
         """What a `requires:` var that is empty asks for. `--var x=[]`, `--var x=null` or `--var
         x=` were told "provide --var x=..." though the user had: it names the value given."""
+        target = self._targets_by_name.get(host)
+        if var not in self.cli_vars and target is not None and var in target.vars:
+            # `draft_model:` left blank for a host in hosts.yml (or `draft_model=` on its INI
+            # line, or in group_vars/gpus.yml) was "provide --var draft_model=...": the user,
+            # whose inventory names the var, was not told that it is where the value is empty.
+            given = self._host_vars.get(host, {}).get(var, target.vars[var])
+            shown = "" if given == "" else f" ({json.dumps(given, default=str)})"
+            where = target.var_sources.get(var)
+            written = target.vars[var]
+            if isinstance(written, str) and written != given:  # `"{{ draft_dir }}"` rendered empty
+                shown = f"{shown} (written {written!r})"
+            return (f"{var} is empty{shown} in the inventory{f' ({where})' if where else ''}: "
+                    f"give it a value there, or pass --var {var}=...")
         if var in self.cli_vars:
             # `--var server_log=$SERVER_LOG` with the shell variable unset gives "".
             given = self.cli_vars[var]
@@ -601,7 +618,7 @@ class Run:
         if missing:
             for name in missing:
                 skipped_for_input.setdefault(name, []).append(step.id)
-            return self._shown_skip(step, host, f"skipped: {self._provide(missing[0])} to run this step"), [], False
+            return self._shown_skip(step, host, f"skipped: {self._provide(missing[0], host)} to run this step"), [], False
         try:
             if step.when and not evaluate_condition(step.when, context, TemplateSite(step.id, "when")):
                 return self._shown_skip(step, host, f"skipped: when {step.when!r} is false"), [], False

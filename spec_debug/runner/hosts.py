@@ -57,6 +57,9 @@ class HostSpec:
     spec-debug does not do (steps run as the login user)."""
     warnings: tuple[str, ...] = field(default=(), compare=False)
     """What the host's record keeps of how it is reached (resolve_hosts: the become warning)."""
+    var_sources: dict[str, str] = field(default_factory=dict, compare=False)
+    """Where the inventory set each of `vars` (`hosts.ini:7`, `group_vars/gpus.yml`, else the
+    inventory's path): what a `requires:` skip of a var the inventory left empty names."""
 
 
 def ipv6_host(text: str) -> tuple[str, int | None] | None:

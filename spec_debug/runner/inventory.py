@@ -103,6 +103,9 @@ class Inventory:
     var_lines: dict[tuple[str, str, str], str] = field(default_factory=dict)
     """("host" or "group", its name, var) -> ``file:line`` of the INI line that set it last, for a
     refusal to name (none where a YAML file or group_vars/host_vars set it last)."""
+    var_files: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    """The same keys -> the group_vars/host_vars file that set it last, which a `requires:` skip
+    of a var left empty there names (HostSpec.var_sources)."""
     warnings: list[str] = field(default_factory=list)
     """What the files hold that Ansible warns of and reads all the same (a key given twice in a
     mapping: the last one is used), for the run to say before it starts."""
@@ -204,18 +207,27 @@ class Inventory:
             if not any(_setting(key) == setting and given is not None for key, given in host_vars.items()):
                 host_vars[variable] = value
                 origins[variable] = origin
-        return _spec(name, host_vars, self.path, origins, lambda key: self._where_set(name, key))
+        spec = _spec(name, host_vars, self.path, origins, lambda key: self._where_set(name, key))
+        spec.var_sources.update((key, self._where_set(name, key, files=True)) for key in spec.vars if key in host_vars)
+        return spec
 
-    def _where_set(self, host: str, key: str) -> str:
+    def _where_set(self, host: str, key: str, files: bool = False) -> str:
         """Where the value of ``key`` that ``host`` gets was written: ``file:line`` for an INI
         line (the host's own, else the deepest group's that sets it, as host_vars merges them),
-        else the inventory's path (a YAML file, group_vars/host_vars)."""
+        else the inventory's path (a YAML file, group_vars/host_vars; with ``files``, the
+        group_vars/host_vars file)."""
+        def where(scope: str, name: str) -> str:
+            found = self.var_lines.get((scope, name, key))
+            if found is None and files:
+                found = self.var_files.get((scope, name, key))
+            return self.path if found is None else found
+
         if key in self.hosts.get(host, {}):
-            return self.var_lines.get(("host", host, key), self.path)
+            return where("host", host)
         depth = self._depths()
         for group in sorted(self.groups_of(host), key=lambda g: (depth.get(g, 0), g), reverse=True):
             if group in self.groups and key in self.groups[group].vars:
-                return self.var_lines.get(("group", group, key), self.path)
+                return where("group", group)
         return self.path
 
     def _depths(self) -> dict[str, int]:
@@ -420,14 +432,18 @@ def _set_elsewhere(inventory: Inventory, scope: str, name: str, values: dict[str
 def _add_vars_folders(inventory: Inventory, base: Path) -> None:
     """group_vars/NAME and host_vars/NAME beside the inventory, as Ansible's host_group_vars plugin reads them."""
     for name, group in inventory.groups.items():
-        group.vars.update(found := _vars_for(base / "group_vars", name, inventory.warnings))
+        group.vars.update(found := _vars_for(base / "group_vars", name, inventory.warnings, files := {}))
         _set_elsewhere(inventory, "group", name, found)
+        inventory.var_files.update((("group", name, key), file) for key, file in files.items())
     for name, host_vars in inventory.hosts.items():
-        host_vars.update(found := _vars_for(base / "host_vars", name, inventory.warnings))
+        host_vars.update(found := _vars_for(base / "host_vars", name, inventory.warnings, files := {}))
         _set_elsewhere(inventory, "host", name, found)
+        inventory.var_files.update((("host", name, key), file) for key, file in files.items())
 
 
-def _vars_for(folder: Path, name: str, warnings: list[str]) -> dict[str, Any]:
+def _vars_for(folder: Path, name: str, warnings: list[str], files: dict[str, str] | None = None) -> dict[str, Any]:
+    """The vars group_vars/NAME or host_vars/NAME sets; `files` gets the file each came from
+    (the last that sets it), which a `requires:` skip of a var left empty names."""
     if not folder.is_dir():
         return {}
     # Ansible's order, the later file winning: the folder NAME/ first, then NAME, NAME.yml,
@@ -440,9 +456,13 @@ def _vars_for(folder: Path, name: str, warnings: list[str]) -> dict[str, Any]:
         if candidate.is_dir():
             for inside in sorted(candidate.rglob("*")):
                 if inside.is_file() and inside.suffix in _VARS_SUFFIXES and not inside.name.startswith("."):
-                    found.update(_read_vars_file(inside, warnings))
+                    found.update(read := _read_vars_file(inside, warnings))
+                    if files is not None:
+                        files.update(dict.fromkeys(read, str(inside)))
         elif candidate.is_file():
-            found.update(_read_vars_file(candidate, warnings))
+            found.update(read := _read_vars_file(candidate, warnings))
+            if files is not None:
+                files.update(dict.fromkeys(read, str(candidate)))
     return found
 
 
