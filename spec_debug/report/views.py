@@ -66,15 +66,27 @@ def steps_not_reached(record: RunRecord) -> list[dict[str, list[str]]]:
 
 
 def not_reached_words(record: RunRecord) -> str:
-    """`not reached: after, report` (`... on gpu2, gpu3` where other hosts ran them), or ""."""
+    """`not reached: after, report` (`... on gpu2, gpu3` where other hosts ran them), or "".
+    Hosts that lack different steps are said group by group (`c on gpu01; a, b, c on gpu02`):
+    a fleet stopped with hosts still queued behind --forks was "not reached: a, b, c on gpu01,
+    gpu02", the steps of the hosts never started said of those that had run a and b."""
     groups = steps_not_reached(record)
     if not groups:
         return ""
-    order = {step_id: index for index, step_id in enumerate(record.playbook.step_ids or [])}
-    steps = sorted({step_id for group in groups for step_id in group["steps"]}, key=order.__getitem__)
-    hosts = [name for group in groups for name in group["hosts"]]
-    where = "" if len(groups) == 1 and len(hosts) == len(record.hosts) else f" on {some_names(hosts)}"
-    return f"not reached: {some_names(steps)}{where}"
+    if len(groups) == 1:
+        hosts = groups[0]["hosts"]
+        where = "" if len(hosts) == len(record.hosts) else f" on {some_names(hosts)}"
+        return f"not reached: {some_names(groups[0]['steps'])}{where}"
+    said = [f"{some_names(group['steps'])} on {some_names(group['hosts'])}" for group in groups[:_GROUPS_SAID]]
+    if len(groups) > _GROUPS_SAID:
+        rest = sum(len(group["hosts"]) for group in groups[_GROUPS_SAID:])
+        said.append(f"other steps on {rest} more host(s)")
+    return f"not reached: {'; '.join(said)}"
+
+
+# The groups of hosts not_reached_words says one by one (a fleet cut at many different steps
+# keeps the verdict one line; the reports' list names every host's).
+_GROUPS_SAID = 3
 
 
 def _verdict(record: RunRecord) -> tuple[str, str]:
