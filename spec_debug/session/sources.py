@@ -829,8 +829,9 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
                               store_children=children)
                 for s, children in crush.linked(source.store_sessions)]
     if source.goose_store and source.store_session is None:
-        # Goose's store (formats.goose_store): a session a row of its sessions table; Hermes Agent's
-        # (formats.hermes_store) as well, a delegate_task sub-agent's an agent of the session that delegated
+        # Goose's store (formats.goose_store): a session a row of its sessions table, a sub-agent's an
+        # agent of the session that started it; Hermes Agent's (formats.hermes_store) as well, a
+        # delegate_task sub-agent's an agent of the session that delegated
         if any(getattr(s, "parent", None) is not None for s in source.store_sessions):
             return [SessionSource(id=s.id, path=source.path, format="openai", store_session=s.id, title=s.title,
                                   store_children=children)
@@ -2542,9 +2543,10 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from codex_threads.read_session(source, cursor, stats, tree)
         elif source.goose_store:
             # Goose's store or Hermes Agent's (formats.hermes_store), told by their messages tables
-            if source.store_children:  # (Hermes's sub-agents: formats.hermes_store)
-                yield from hermes_store.read_session(source.path, source.store_session or "", source.store_children,
-                                                     cursor, stats, tree)
+            if source.store_children:  # (Hermes's sub-agents: formats.hermes_store; Goose's: formats.goose_store)
+                store = hermes_store if hermes_store.is_store(source.path) else goose_store
+                yield from store.read_session(source.path, source.store_session or "", source.store_children,
+                                              cursor, stats, tree)
             else:
                 store = hermes_store if hermes_store.is_store(source.path) else goose_store
                 yield from store.read(source.path, source.store_session or "", cursor, stats)

@@ -23,7 +23,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.agents import AgentTree
+from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import crush, openai_chat
 from spec_debug.session.formats.common import Cursor
 
@@ -37,6 +38,8 @@ HOME_STORE = Path(".local", "share", "goose", SESSIONS_DIR, DB_NAME)
 class Session:
     id: str
     title: str | None
+    parent: str | None = None
+    """The session that started this sub-agent's (:data:`SUB_AGENT_NAME`); None for the others."""
 
 
 def sessions(path: Path) -> list[Session]:
@@ -58,7 +61,41 @@ def sessions(path: Path) -> list[Session]:
             conn.close()
     except sqlite3.Error as exc:
         raise crush.store_error(exc) from None
-    return [Session(str(i), t if isinstance(t, str) and t else None) for i, t in rows]
+    found = [Session(str(i), t if isinstance(t, str) and t else None) for i, t in rows]
+    known = {s.id for s in found}
+    return [Session(s.id, s.title, parent) if (parent := _delegated_by(s.title)) in known and parent != s.id else s
+            for s in found]
+
+
+SUB_AGENT_NAME = "Subagent task for: "
+"""How Goose names a sub-agent's session: ``format!("Subagent task for: {}", parent_session_id)``
+(block/goose ``crates/goose/src/agents/subagent_handler.rs``, ``get_agent_messages``; its
+``session_type`` ``sub_agent`` from the releases that have one). Later releases' ``delegate``
+names it "Delegated task", no parent written."""
+
+
+def _delegated_by(name: str | None) -> str | None:
+    """The session that started the sub-agent whose session is named ``name``, or None."""
+    if name is None or not name.startswith(SUB_AGENT_NAME):
+        return None
+    return name[len(SUB_AGENT_NAME):].strip() or None
+
+
+def read_session(path: Path, session_id: str, children: list[Session], cursor: Cursor, stats: ReadStats,
+                 tree: AgentTree | None) -> Iterator[Event]:
+    """The session's messages, then each sub-agent's (:data:`SUB_AGENT_NAME`), an agent named by its
+    session's id under the agent that started it. Read apart, a sub-agent's session was a session
+    beside the one that started it, its failed command reaching no one (as a Hermes, Crush or
+    OpenCode sub-agent's session is read: :mod:`formats.hermes_store`)."""
+    yield from read(path, session_id, cursor, stats)
+    seq_base = cursor.seq_base + cursor.records
+    for child in children:
+        if tree is not None:
+            info = tree.get(child.id, parent=child.parent if child.parent != session_id else MAIN_AGENT)
+            info.agent_type, info.file = "subagent", str(path)
+        sub = Cursor(session=cursor.session, agent=child.id, file=cursor.file, seq_base=seq_base)
+        yield from read(path, child.id, sub, stats)
+        seq_base += sub.records
 
 
 def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
