@@ -8,7 +8,8 @@ Before: the sub-agents were agents of the session but linked to no call (``spawn
 where Claude Code's, Codex's and Cline's name theirs), the call was no sub-agent's start, so a
 sub-agent's failed launch changed nothing of what its parent did next; and a sub-agent that timed
 out (Hermes's ``"status": "timeout"``) was ``completed``. Now each is linked to the call whose goal
-it ran, its status the one the call's result gave it, its description its goal."""
+it ran, its status the one the call's result gave it (``running`` while the call has none yet, as
+a Claude Code sub-agent whose spawn went unanswered), its description its goal."""
 
 from __future__ import annotations
 
@@ -127,3 +128,15 @@ def test_a_sub_agent_whose_goal_no_call_gave_stays_unlinked(tmp_path: Path) -> N
     a = analyze_path(path)
     assert [(x["id"], x["spawned_by"], x["description"], x["status"]) for x in a.to_json()["agents"]][-1] == \
         (HEALTH, None, "", "completed")
+
+
+def test_a_sub_agent_whose_call_has_no_result_yet_is_running(tmp_path: Path) -> None:
+    # the store read (or copied) while the batch ran: the delegating call has no result yet
+    path = _store(tmp_path / "state.db")
+    conn = sqlite3.connect(path)
+    conn.execute("DELETE FROM messages WHERE session_id = ? AND tool_call_id = 'call_Xq1'", (MAIN,))
+    conn.commit()
+    conn.close()
+    a = analyze_path(path)
+    assert [(x["id"], x["spawned_by"], x["status"]) for x in a.to_json()["agents"]][1:] == [
+        (CONFIG, "call_Xq1", "running"), (LAUNCHER, "call_Xq1", "running"), (HEALTH, "call_Xq2", "completed")]

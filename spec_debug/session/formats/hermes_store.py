@@ -155,7 +155,7 @@ def read_session(path: Path, session_id: str, children: list[crush.Session], cur
         for event in read(path, child.id, sub, stats):
             if not prompted and event.kind == "prompt":
                 prompted = True
-                delegations.link(info, event.text or "")
+                delegations.link(info, event.text or "", tree)
             delegations.see(event)  # (an orchestrator sub-agent delegates in turn)
             yield event
         seq_base += sub.records
@@ -175,7 +175,8 @@ class _Delegations:
     the batch run side by side), so the sub-agent whose first prompt is a call's goal is that
     call's. Its ``status`` is the one the call's result gives its task (``results``, each with its
     ``task_index``): a sub-agent that ended without a summary (its turn limit) is ``failed`` there,
-    and was ``completed`` here. Read unlinked, its failure reached no call of its parent's; the
+    and was ``completed`` here; one whose call has no result yet is ``running`` (as a Claude Code
+    sub-agent whose spawn went unanswered: :attr:`AgentTree.unanswered`). Read unlinked, its failure reached no call of its parent's; the
     call is now a sub-agent's start, as Claude Code's ``Task`` is (:class:`Spawn`). Goals given
     twice are linked in the order the calls gave them (the sub-agents are read in the order they
     started)."""
@@ -193,16 +194,19 @@ class _Delegations:
                 self.goals.setdefault(goal, []).append((event.call_id, index))
             if goals:
                 event.spawn = Spawn(description=goals[0][:200], agent_type="subagent")
-        elif event.kind == "tool_result" and event.call_id in self.calls and event.text and '"results"' in event.text:
-            self.ended[event.call_id] = _statuses(event.text)
+        elif event.kind == "tool_result" and event.call_id in self.calls:
+            self.ended[event.call_id] = _statuses(event.text) if event.text and '"results"' in event.text else {}
 
-    def link(self, info: AgentInfo, prompt: str) -> None:
+    def link(self, info: AgentInfo, prompt: str, tree: AgentTree | None) -> None:
         calls = self.goals.get(prompt.strip())
         if not calls:
             return
         call, index = calls.pop(0)
         info.spawned_by, info.description = call, info.description or prompt.strip()[:200]
-        if (status := self.ended.get(call, {}).get(index)) is not None:
+        if call not in self.ended:
+            if tree is not None:
+                tree.unanswered.add(info.id)  # its call has no result: still running when the store was read
+        elif (status := self.ended[call].get(index)) is not None:
             info.status = status
 
 
