@@ -37,7 +37,8 @@ def test_a_compact_array_is_parted_by_element(tmp_path: Path) -> None:
     path.write_text(json.dumps([{"id": f"run{n}", **run} for n, run in enumerate(RUNS)]))
     a = analyze_path(path)
     assert [(c.session, c.command, c.line) for c in a.commands] == [
-        ("sharegpt#1", LAUNCH, 1), ("sharegpt#2", "nvidia-smi -L", 1), ("sharegpt#3", "cat /models/draft/config.json", 1)]
+        ("sharegpt#1", LAUNCH, 1), ("sharegpt#2", "nvidia-smi -L", 1),
+        ("sharegpt#3", "cat /models/draft/config.json", 1)]
 
 
 def test_the_array_reads_as_its_jsonl(tmp_path: Path) -> None:

@@ -176,10 +176,10 @@ class _Delegations:
     call's. Its ``status`` is the one the call's result gives its task (``results``, each with its
     ``task_index``): a sub-agent that ended without a summary (its turn limit) is ``failed`` there,
     and was ``completed`` here; one whose call has no result yet is ``running`` (as a Claude Code
-    sub-agent whose spawn went unanswered: :attr:`AgentTree.unanswered`). Read unlinked, its failure reached no call of its parent's; the
-    call is now a sub-agent's start, as Claude Code's ``Task`` is (:class:`Spawn`). Goals given
-    twice are linked in the order the calls gave them (the sub-agents are read in the order they
-    started)."""
+    sub-agent whose spawn went unanswered: :attr:`AgentTree.unanswered`). Read unlinked, its
+    failure reached no call of its parent's; the call is now a sub-agent's start, as Claude Code's
+    ``Task`` is (:class:`Spawn`). Goals given twice are linked in the order the calls gave them (the
+    sub-agents are read in the order they started)."""
 
     def __init__(self) -> None:
         self.goals: dict[str, list[tuple[str, int]]] = {}  # goal -> [(call id, task index)], in order
