@@ -1,12 +1,15 @@
 """Goose runs a sub-agent (its ``subagent`` tool) in a session of its own in the store
 (``~/.local/share/goose/sessions/sessions.db``), named ``Subagent task for: <parent session id>``,
 ``session_type`` ``sub_agent`` (block/goose ``crates/goose/src/agents/subagent_handler.rs``,
-``get_agent_messages``): the store says which session started it.
+``get_agent_messages``): the store says which session started it. Later releases' ``delegate``
+(the summon extension) name it "Delegated task", and its first prompt is the ``instructions`` the
+call gave: the store says which call started it.
 
 Before: the sub-agent's session was a session beside the one that started it, named after it, its
 failed launch reaching no one. Now it is an agent of that session (as a Hermes, Crush or OpenCode
-sub-agent's session is), its commands the sub-agent's; a session so named whose parent is not in
-the store is still a session of its own."""
+sub-agent's session is), its commands the sub-agent's, linked to the ``delegate`` call whose
+instructions it ran; a session so named whose parent is not in the store is still a session of its
+own."""
 
 from __future__ import annotations
 
@@ -38,14 +41,16 @@ def _output(call_id: str, text: str, error: bool = False) -> dict:
         "content": [{"type": "text", "text": text}], "isError": error}}}
 
 
-def _store(path: Path, parent: str = PARENT) -> Path:
+def _store(path: Path, parent: str = PARENT, name: str | None = None, task: dict | None = None) -> Path:
     conn = sqlite3.connect(path)
     conn.executescript(SCHEMA)
     conn.executemany("INSERT INTO sessions (id, name, session_type, working_dir, created_at) VALUES (?, ?, ?, ?, ?)", [
         (PARENT, "eagle3 bring-up", "user", "/work/spec", "2026-09-23 08:53:20"),
-        (CHILD, f"Subagent task for: {parent}", "sub_agent", "/work/spec", "2026-09-23 08:53:30")])
-    task = {"type": "toolRequest", "id": "call_p1", "toolCall": {"status": "success", "value": {
-        "name": "subagent__execute_task", "arguments": {"instructions": "start the EAGLE-3 server"}}}}
+        (CHILD, name or f"Subagent task for: {parent}", "sub_agent", "/work/spec", "2026-09-23 08:53:30")])
+    # (the releases that name the session so create a task, then run it: dynamic_task__create_task)
+    task = task or {"type": "toolRequest", "id": "call_p1", "toolCall": {"status": "success", "value": {
+        "name": "dynamic_task__create_task", "arguments": {"task_parameters": [
+            {"instructions": "start the EAGLE-3 server"}]}}}}
     _add(conn, PARENT, "user", [{"type": "text", "text": "bring EAGLE-3 up on gpu-3"}], 1790153600)
     _add(conn, PARENT, "assistant", [{"type": "text", "text": "Delegating the launch."}, task], 1790153601)
     _add(conn, PARENT, "user", [_output("call_p1", "The server did not start: CUDA out of memory.")], 1790153660)
@@ -76,3 +81,15 @@ def test_a_sub_agent_whose_parent_is_not_in_the_store_is_a_session(tmp_path: Pat
     assert [s["id"] for s in a.sessions] == [PARENT, CHILD]
     assert [(c.session, c.agent, c.command) for c in a.commands] == [
         (PARENT, "main", "nvidia-smi"), (CHILD, "main", LAUNCH)]
+
+
+def test_a_delegated_tasks_session_is_linked_by_the_call_that_gave_its_instructions(tmp_path: Path) -> None:
+    # later releases: the summon extension's delegate names the session "Delegated task", no parent
+    # written; the ad-hoc task's prompt is the call's instructions
+    delegate = {"type": "toolRequest", "id": "call_d1", "toolCall": {"status": "success", "value": {
+        "name": "delegate", "arguments": {"instructions": "start the EAGLE-3 server"}}}}
+    a = analyze_path(_store(tmp_path / "sessions.db", name="Delegated task", task=delegate))
+    assert [s["id"] for s in a.sessions] == [PARENT]  # was two sessions
+    assert [(x["id"], x["parent"], x["spawned_by"], x["type"]) for x in a.to_json()["agents"]] == [
+        ("main", None, None, ""), (CHILD, "main", "call_d1", "subagent")]
+    assert [(c.agent, c.command, c.exit_code) for c in a.commands] == [("main", "nvidia-smi", None), (CHILD, LAUNCH, 1)]
