@@ -829,8 +829,9 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
                               store_children=children)
                 for s, children in crush.linked(source.store_sessions)]
     if source.goose_store and source.store_session is None:
-        # Goose's store (formats.goose_store): a session a row of its sessions table; Hermes Agent's
-        # (formats.hermes_store) as well, a delegate_task sub-agent's an agent of the session that delegated
+        # Goose's store (formats.goose_store): a session a row of its sessions table, a sub-agent's an
+        # agent of the session that started it; Hermes Agent's (formats.hermes_store) as well, a
+        # delegate_task sub-agent's an agent of the session that delegated
         if any(getattr(s, "parent", None) is not None for s in source.store_sessions):
             return [SessionSource(id=s.id, path=source.path, format="openai", store_session=s.id, title=s.title,
                                   store_children=children)
@@ -847,6 +848,9 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
             return [source]
         return [SessionSource(id=session.id, path=source.path, format="text", page_session=session, title=session.title)
                 for session in found_sessions] or [source]
+    if source.format == "openai" and source.array and source.conversation is None and source.path.is_file() \
+            and (trajectories := _trajectory_array(source)):
+        return trajectories
     try:
         if source.format != "openai" or not source.array or not chatgpt_export.is_export(source.path):
             return [source]
@@ -990,6 +994,36 @@ def _trajectory_lines(source: SessionSource) -> list[SessionSource] | None:
         return None
     return [SessionSource(id=f"{source.id}#{line}", path=source.path, format="openai", span=(start, end, line))
             for start, end, line in spans]
+
+
+def _trajectory_array(source: SessionSource) -> list[SessionSource] | None:
+    """One session per element of a JSON array of ShareGPT trajectories (:mod:`formats.sharegpt`),
+    or None where it holds one (or is no such array). Published sets are saved as one array
+    (``[{"id", "conversations": [...]}, ...]``, the ShareGPT dumps SGLang's and vLLM's benchmarks
+    load among them), and a list of Hermes runs as well: read as one session, each run's prompt,
+    commands and failures were the runs' before it, as in :func:`_trajectory_lines`' JSONL. Each
+    session is named ``<file>#<n>``, n its element's place (from 1: an array on one line has one
+    line for all), its messages taken out of the file read once, as a ChatGPT export's
+    (:mod:`formats.chatgpt_export`). An array with any other element is read whole, as before."""
+    try:
+        if b'"conversations"' not in read_head(source.path, 4096):
+            return None
+        stats = ReadStats()
+        elements = reader.iter_json_array(source.path, stats)
+        found: list[chatgpt_export.Conversation] = []
+        for index, line, obj in elements:
+            if not sharegpt.is_trajectory(obj):
+                elements.close()
+                return None
+            found.append(chatgpt_export.Conversation(str(index + 1), "", line, sharegpt.messages(obj),
+                                                     openai_chat.time_of(obj)))
+    except (OSError, ValueError):
+        return None  # iter_events reports what is wrong with it
+    if len(found) < 2 or stats.non_object:
+        return None
+    found[-1].file_stats = stats
+    return [SessionSource(id=f"{source.id}#{conv.id}", path=source.path, format="openai", array=True,
+                          conversation=conv) for conv in found]
 
 
 def _conversations_of(calls: list, threads: dict[int, _Thread]) -> list[list]:
@@ -2509,9 +2543,10 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from codex_threads.read_session(source, cursor, stats, tree)
         elif source.goose_store:
             # Goose's store or Hermes Agent's (formats.hermes_store), told by their messages tables
-            if source.store_children:  # (Hermes's sub-agents: formats.hermes_store)
-                yield from hermes_store.read_session(source.path, source.store_session or "", source.store_children,
-                                                     cursor, stats, tree)
+            if source.store_children:  # (Hermes's sub-agents: formats.hermes_store; Goose's: formats.goose_store)
+                store = hermes_store if hermes_store.is_store(source.path) else goose_store
+                yield from store.read_session(source.path, source.store_session or "", source.store_children,
+                                              cursor, stats, tree)
             else:
                 store = hermes_store if hermes_store.is_store(source.path) else goose_store
                 yield from store.read(source.path, source.store_session or "", cursor, stats)

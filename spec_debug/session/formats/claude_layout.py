@@ -533,6 +533,42 @@ def first_prompt(path: Path) -> str | None:
     return None
 
 
+def forked_brief(path: Path) -> str | None:
+    """The fork brief (``<fork-boilerplate>`` rules, then ``Your directive: ``) of a forked
+    sub-agent's file that opens with a copy of its parent's conversation: the text of the first
+    ``user`` line after the copy whose text opens with the brief (the CLI's ``[...history,
+    assistant(tool_uses), user(placeholder results, brief)]``); None when no line holds one. Lines
+    are parsed only where they name the brief's tag, the file read up to :data:`_BRIEF_BYTES`."""
+    read = 0
+    try:
+        with open_transcript(path) as f:
+            while read < _BRIEF_BYTES and (raw := f.readline(_MAX_PROMPT_LINE)):
+                read += len(raw)
+                if _FORK_TAG not in raw:
+                    continue
+                try:
+                    obj = json.loads(raw)
+                except (ValueError, RecursionError):
+                    continue
+                message = obj.get("message") if isinstance(obj, dict) and obj.get("type") == "user" else None
+                content = message.get("content") if isinstance(message, dict) else None
+                texts = [content] if isinstance(content, str) else [
+                    b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text"
+                    and isinstance(b.get("text"), str)] if isinstance(content, list) else []
+                for text in texts:
+                    if text.lstrip().startswith(_FORK_TAG.decode()):
+                        return text
+    except DAMAGE:  # OSError, and a cut or corrupt compressed stream
+        return None
+    return None
+
+
+_FORK_TAG = b"<fork-boilerplate>"
+"""How a fork's brief opens (``claude_code._FORK_OPEN``)."""
+_BRIEF_BYTES = 256 << 20
+"""How much of a sub-agent's file is looked through for a fork's brief after a copied history."""
+
+
 _PROMPT_LINES = 5
 _MAX_PROMPT_LINE = 4 << 20
 """A first line longer than this (a prompt of megabytes) is cut, its JSON broken: no prompt."""

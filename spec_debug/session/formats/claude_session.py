@@ -416,13 +416,19 @@ def _spawned_by_prompt(path: Path, unlinked: dict[str, tuple], keys: dict[str, i
     call, or more than one, gave it. ``keys`` keeps each agent's prompt, read once. A fork's file
     opens with its brief (``<fork-boilerplate>`` rules, then ``Your directive: `` and the prompt its
     call gave): the directive is the prompt (was the brief, no call's: a fork whose sidecar and
-    launch result were both lost was a root agent, its findings no one's)."""
+    launch result were both lost was a root agent, its findings no one's); so does a fork whose file
+    opens with a copy of its parent's conversation, the brief after it
+    (:func:`claude_layout.forked_brief`)."""
     if keys is not None and agent_id in keys:
         key = keys[agent_id]
     elif keys is None and not unlinked:
         return None
     else:
         prompt = claude_layout.first_prompt(path)
+        if prompt and not prompt.lstrip().startswith(claude_code._FORK_OPEN):
+            # a fork that opens with a copy of its parent's conversation (the person's prompt
+            # first): the brief after the copy gives its directive (was a root agent beside the trunk)
+            prompt = claude_layout.forked_brief(path) or prompt
         if prompt and prompt.lstrip().startswith(claude_code._FORK_OPEN):
             prompt = claude_code._after_reminders(prompt)
         key = prompt_key(prompt) if prompt else None

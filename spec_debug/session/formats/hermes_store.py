@@ -23,10 +23,10 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from spec_debug.session.agents import AgentTree
-from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
+from spec_debug.session.agents import AgentInfo, AgentTree
+from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
 from spec_debug.session.formats import crush, openai_chat
-from spec_debug.session.formats.common import Cursor
+from spec_debug.session.formats.common import Cursor, decode_arguments
 
 DB_NAME = "state.db"
 _MESSAGE_COLUMNS = {"session_id", "role", "content", "tool_calls", "tool_call_id"}
@@ -137,17 +137,104 @@ def is_store(path: Path) -> bool:
 def read_session(path: Path, session_id: str, children: list[crush.Session], cursor: Cursor, stats: ReadStats,
                  tree: AgentTree | None) -> Iterator[Event]:
     """The session's messages, then each ``delegate_task`` sub-agent's (:func:`_delegated`), an
-    agent named by its session's id under the agent that delegated."""
-    yield from read(path, session_id, cursor, stats)
+    agent named by its session's id under the agent that delegated, linked to the call that
+    started it (:class:`_Delegations`)."""
+    delegations = _Delegations()
+    for event in read(path, session_id, cursor, stats):
+        delegations.see(event)
+        yield event
     seq_base = cursor.seq_base + cursor.records
     for child in children:
+        info = None
         if tree is not None:
             info = tree.get(child.id, parent=child.parent if child.parent != session_id else MAIN_AGENT)
             info.agent_type, info.description = "subagent", child.title or ""
             info.file = str(path)
         sub = Cursor(session=cursor.session, agent=child.id, file=cursor.file, seq_base=seq_base)
-        yield from read(path, child.id, sub, stats)
+        prompted = info is None
+        for event in read(path, child.id, sub, stats):
+            if not prompted and event.kind == "prompt":
+                prompted = True
+                delegations.link(info, event.text or "", tree)
+            delegations.see(event)  # (an orchestrator sub-agent delegates in turn)
+            yield event
         seq_base += sub.records
+
+
+_DELEGATE_TOOL = "delegate_task"
+_ENDED = {"completed": "completed", "interrupted": "interrupted", "failed": "failed", "error": "failed",
+          "timeout": "failed"}
+"""A ``delegate_task`` result's ``status`` of a task (``_run_single_child``) as the agent's."""
+
+
+class _Delegations:
+    """The ``delegate_task`` calls read so far, to link each sub-agent to the call that started it.
+    The store names the session that delegated (``parent_session_id``), not the call: the child
+    ``AIAgent`` runs its task's ``goal`` as its first user message (``child.run_conversation(
+    user_message=goal)``), and a call gives one goal (``goal``) or one a task (``tasks``, a list,
+    the batch run side by side), so the sub-agent whose first prompt is a call's goal is that
+    call's. Its ``status`` is the one the call's result gives its task (``results``, each with its
+    ``task_index``): a sub-agent that ended without a summary (its turn limit) is ``failed`` there,
+    and was ``completed`` here; one whose call has no result yet is ``running`` (as a Claude Code
+    sub-agent whose spawn went unanswered: :attr:`AgentTree.unanswered`). Read unlinked, its
+    failure reached no call of its parent's; the call is now a sub-agent's start, as Claude Code's
+    ``Task`` is (:class:`Spawn`). Goals given twice are linked in the order the calls gave them (the
+    sub-agents are read in the order they started)."""
+
+    def __init__(self) -> None:
+        self.goals: dict[str, list[tuple[str, int]]] = {}  # goal -> [(call id, task index)], in order
+        self.calls: set[str] = set()
+        self.ended: dict[str, dict[int, str]] = {}  # call id -> {task index: status}
+
+    def see(self, event: Event) -> None:
+        if event.tool_name == _DELEGATE_TOOL and event.kind == "tool_call" and event.call_id:
+            goals = _goals(event.text)
+            self.calls.add(event.call_id)
+            for index, goal in enumerate(goals):
+                self.goals.setdefault(goal, []).append((event.call_id, index))
+            if goals:
+                event.spawn = Spawn(description=goals[0][:200], agent_type="subagent")
+        elif event.kind == "tool_result" and event.call_id in self.calls:
+            self.ended[event.call_id] = _statuses(event.text) if event.text and '"results"' in event.text else {}
+
+    def link(self, info: AgentInfo, prompt: str, tree: AgentTree | None) -> None:
+        calls = self.goals.get(prompt.strip())
+        if not calls:
+            return
+        call, index = calls.pop(0)
+        info.spawned_by, info.description = call, info.description or prompt.strip()[:200]
+        if call not in self.ended:
+            if tree is not None:
+                tree.unanswered.add(info.id)  # its call has no result: still running when the store was read
+        elif (status := self.ended[call].get(index)) is not None:
+            info.status = status
+
+
+def _goals(arguments: str | None) -> list[str]:
+    """The goals a ``delegate_task`` call gave, one a sub-agent, in the order of its tasks."""
+    args = decode_arguments(arguments)
+    if not isinstance(args, dict):
+        return []
+    tasks = args.get("tasks")
+    if isinstance(tasks, str):  # the list sent as a JSON string (Hermes decodes it: _recover_tasks_from_json_string)
+        tasks = decode_arguments(tasks)
+    if isinstance(tasks, list) and tasks:
+        return [t["goal"].strip() if isinstance(t, dict) and isinstance(t.get("goal"), str) else "" for t in tasks]
+    goal = args.get("goal")
+    return [goal.strip()] if isinstance(goal, str) and goal.strip() else []
+
+
+def _statuses(result: str) -> dict[int, str]:
+    """``{task index: agent status}`` of a ``delegate_task`` result (``{"results": [...]}``)."""
+    found = decode_arguments(result)
+    results = found.get("results") if isinstance(found, dict) else None
+    statuses: dict[int, str] = {}
+    for n, entry in enumerate(results if isinstance(results, list) else ()):
+        if not isinstance(entry, dict) or entry.get("status") not in _ENDED:
+            continue
+        index = entry.get("task_index")
+        statuses[index if isinstance(index, int) and not isinstance(index, bool) else n] = _ENDED[entry["status"]]
+    return statuses
 
 
 def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:

@@ -1086,6 +1086,25 @@ def assistant_events(message: dict, cursor: Cursor, seq: int, lineno: int, stats
     return _message(message, cursor, seq, lineno, stats, {}, codex.ResponseItems(), ShownCommand())
 
 
+_THINK_OPEN, _THINK_CLOSE = "<think>", "</think>"
+
+
+def _inline_thinking(text: str) -> tuple[str, str] | None:
+    """``(thinking, said)`` of a reply that opens with a ``<think>…</think>`` block: a reasoning
+    model (Qwen3, DeepSeek-R1) served without a reasoning parser (SGLang's and vLLM's
+    ``--reasoning-parser``) returns its thinking in ``content``, and an agent loop run against it
+    (Hermes Agent, Goose) saves it so. Read as the reply's text, its guesses ("I suspect ...") were
+    the model's stated hypotheses. None when the reply opens with no such block, or the block is
+    not closed (a reply cut mid-thought is kept as it came)."""
+    start = len(text) - len(text.lstrip())
+    if not text.startswith(_THINK_OPEN, start):
+        return None
+    end = text.find(_THINK_CLOSE, start)
+    if end < 0:
+        return None
+    return text[start + len(_THINK_OPEN):end].strip(), text[end + len(_THINK_CLOSE):].strip()
+
+
 def time_of(record: dict) -> str | None:
     """When a message (or a logged request or response) was written: ``timestamp`` as a harness
     stamps it (ISO, or ``time.time()``), ``created_at``/``created`` in epoch seconds as OpenAI's
@@ -1261,6 +1280,8 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                 reasoning = "\n".join(thought)
                 said = block_text([part for part in content if not _is_reasoning_part(part)])
                 text = "\n".join(part for part in (said, _audio_reply(message), _refusal(message, content)) if part)
+        if not reasoning and _THINK_OPEN in text[:64] and (inline := _inline_thinking(text)) is not None:
+            reasoning, text = inline
         if reasoning.strip():
             yield event("thinking", role, text=reasoning)
             block += 1

@@ -54,6 +54,11 @@ def messages(obj: dict) -> list[dict]:
             found.append(message)
         elif role == "tool" and _RESPONSE[0] in text:
             found += _responses(text, calls)
+        elif role == "assistant" and _THINK[0] in text:
+            # a reply without calls: Hermes writes every model turn as <think>…</think> and its
+            # words (convert_to_trajectory_format), the answer as well; read whole, the thinking
+            # was the answer's text, its guesses the model's stated hypotheses
+            found.append(_said(text))
         else:
             found.append({"role": role, "content": text})
     return found
@@ -89,6 +94,15 @@ def _reply(text: str, turn: int) -> tuple[dict, list[str]]:
     if any(thoughts):
         message["reasoning"] = "\n".join(t for t in thoughts if t)
     return message, ids
+
+
+def _said(text: str) -> dict:
+    """A model turn of no calls: its ``<think>`` blocks its reasoning, the rest what it said."""
+    thoughts, said = _blocks(text, _THINK)
+    message: dict = {"role": "assistant", "content": said}
+    if any(thoughts):
+        message["reasoning"] = "\n".join(t for t in thoughts if t)
+    return message
 
 
 def _calls(said: str, called: list, turn: int) -> tuple[dict, list[str]]:
