@@ -4880,6 +4880,82 @@ def _vllm_recent_method_release_unknown(cfg: LaunchConfig, engine_version: str |
             f"{since} or later{VLLM_RELEASE_UNKNOWN}"]
 
 
+# vllm-project/vllm PR #34973 (merged 2026-02-21, closing issue #34326; the 0.16.0 sdist lacks it,
+# 0.17.0's has it): `vllm serve` whose first word after `serve` is a flag, once a `--model X` is
+# moved there, raises ValueError in FlexibleArgumentParser.parse_args (vllm/utils/argparse_utils.py)
+# when a --served-model-name is written and no --config is (the file may hold the model), before
+# argparse reads a word. Up to 0.16 argparse reads the positional model wherever it stands, but
+# --served-model-name takes every word up to the next flag (nargs "+"), the model too when it
+# comes right after the names, and with no model given the server runs ModelConfig's default.
+_VLLM_MODEL_FIRST_SINCE = "0.17.0"
+_VLLM_MODEL_FIRST_ERROR = ("`model` should be provided as the first positional argument when using `vllm serve`. "
+                           "i.e. `vllm serve <model> --<arg> <value>`.")
+# Said of a refusal only the newer vLLM releases make, the release unknown (SD102 stays a warning
+# then, titled for the newer releases; VLLM_RELEASE_UNKNOWN is said of what the older ones refuse).
+VLLM_NEWER_RELEASE_UNKNOWN = ("; the vLLM release is unknown here (`pip show vllm` where the server runs, or its "
+                              "image tag, says which of these it does)")
+
+
+def vllm_model_not_first(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """`vllm serve --port 8000 Qwen/Qwen3-8B --served-model-name qwen ...`: the model not first,
+    with --served-model-name and no --model or --config (_VLLM_MODEL_FIRST_SINCE). An error on a
+    release that has the check; nothing on one before it; a warning where the release is not known
+    (or a nightly between), which says what the older releases do. Only `vllm serve` (also
+    `python -m vllm.entrypoints.cli.main serve` and the vllm/vllm-openai image, whose ENTRYPOINT is
+    `vllm serve`, docker/Dockerfile) meets the check: the api_server module's argv has no `serve`.
+    Not judged where a shell expansion stands where a flag could (it may hold --model or --config).
+    Was: read as fine, the model taken from wherever it stood."""
+    if cfg.engine != "vllm" or cfg.python_call:
+        return []
+    program, args = _program_and_args(cfg)
+    if program != "serve" and not re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", program):
+        return []
+    words = [str(word) for word in args]
+    if "--" in words:
+        words = words[:words.index("--")]
+    # (vLLM's own patterns, matched on every word)
+    if not words or any(re.match(r"--model(=.+|$)", word) or re.match(r"--config(=.+|$)", word) for word in words):
+        return []
+    served = [i for i, word in enumerate(words) if re.match(r"--served[-_]model[-_]name(=.+|$)", word)]
+    if not served or not words[0].startswith("-"):
+        return []
+    if any(_EXPANDED_FLAGS.match(word) and not words[i - 1].startswith("-") for i, word in enumerate(words) if i):
+        return []
+    model = cfg.target_model
+    # the words --served-model-name takes up to the next flag (argparse nargs "+"); a value glued
+    # with `=` is its only one
+    eaten = False
+    for i in served:
+        if "=" in words[i]:
+            continue
+        run = list(itertools.takewhile(lambda word: not word.startswith("-"), words[i + 1:]))
+        eaten = eaten or (model is not None and model in run[1:])
+    first = words[0].partition("=")[0]
+    said = (f"`vllm serve {first} ...` (--served-model-name written, no --model): the model ({model}) is not the first "
+            "word after `serve`" if model else f"`vllm serve {first} ...` (--served-model-name written) gives no model")
+    rest = list(words)
+    if model in rest:
+        rest.remove(model)
+    fix = f"write the model first: `vllm serve {model or 'MODEL'} {' '.join(rest[:2])} ...`"
+    raises = (f"FlexibleArgumentParser raises ValueError (\"{_VLLM_MODEL_FIRST_ERROR}\") before argparse reads the "
+              "flags, and the server does not start (vllm/utils/argparse_utils.py, vllm-project/vllm#34973)")
+    default = "the server runs vLLM's default model (ModelConfig.model, Qwen/Qwen3-0.6B in 0.16)"
+    if model is None:
+        older = f"no model is given and {default}"
+    elif eaten:
+        older = (f"argparse reads {model} as another name of --served-model-name (it takes every word up to the "
+                 f"next flag), so no model is given and {default}, not {model}")
+    else:
+        older = "argparse reads the model wherever it stands"
+    if engine_version is not None and _vllm_surely_from(engine_version, _VLLM_MODEL_FIRST_SINCE):
+        return [f"{said}: vLLM {engine_version}'s {raises}; {fix}"]
+    if engine_version is not None and vllm_surely_before(engine_version, _VLLM_MODEL_FIRST_SINCE):
+        # (the model eaten by the names: the audit reads it as the target still; a lead, not said)
+        return []
+    return [f"{said}: vLLM {_VLLM_MODEL_FIRST_SINCE} and later: {raises}; before "
+            f"{_VLLM_MODEL_FIRST_SINCE} {older}; {fix}{VLLM_NEWER_RELEASE_UNKNOWN}"]
+
+
 def _vllm_dotted_texts_kept(cfg: LaunchConfig, engine_version: str) -> list[str]:
     """The dotted speculative number keys whose value the audit read as a human-readable number
     (`32k`, add_dotted_key) on a release before _VLLM_DOTTED_HUMAN_INT_SINCE: there the key holds

@@ -17,7 +17,8 @@ from spec_debug.diagnose.config_file import config_file_path, ignored_config, me
 from spec_debug.diagnose.launch import (RUNS_WITHOUT_SPECULATION, VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig,
                                        LaunchParseError, detect_engine, draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
                                        config_architectures, models_named, names_a_kind, parse_launch_command,
-                                       refused_draft_word, sglang_said_of_call, split_command, sglang_target_refused, _sglang_surely_before, vllm_surely_before)
+                                       refused_draft_word, sglang_said_of_call, split_command, sglang_target_refused, _sglang_surely_before, vllm_surely_before,
+                                       vllm_model_not_first)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
@@ -556,6 +557,11 @@ def check(ctx: Any) -> list[Finding]:
     unloadable = vllm_draft_format_problem(cfg, launch.get("draft_config"), version)
     if unloadable:
         eff = replace(eff, problems=[*eff.problems, unloadable])
+    # (a --config file merged into argv: vLLM skips its model-first check where --config is written)
+    model_not_first = [] if launch.get("config_file") else vllm_model_not_first(cfg, version)
+    if model_not_first:
+        # vLLM raises before argparse reads a word: said first
+        eff = replace(eff, problems=[*model_not_first, *eff.problems])
     refused_target = (vllm_mtp_target_refused(cfg, target, launch.get("trained_steps_source"))
                       or sglang_mtp_target_refused(cfg, target, launch.get("trained_steps_source"))
                       or sglang_target_refused(cfg, arch, version, launch.get("draft_config")))
