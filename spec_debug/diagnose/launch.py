@@ -2606,6 +2606,8 @@ def _refuse_stray_word(engine: EngineName, argv: list[str], start: int, server_a
         str(w) == "--model" or str(w).startswith("--model=") for w in server_args)
     one_value = _ONE_VALUE[engine]
     words = [str(word) for word in server_args]
+    if engine == "vllm":
+        _refuse_second_positional(words)
     for i, tok in enumerate(words):
         if tok == "--":
             return
@@ -2659,6 +2661,26 @@ def _refuse_stray_word(engine: EngineName, argv: list[str], start: int, server_a
             f"{engine}: '{word}' after {said} is no value of it: {why}, so argparse reads '{word}' as a "
             f"positional argument, and the server {takes}: it exits with 'unrecognized arguments: {word}' and "
             "does not start", hint=hint)
+
+
+def _refuse_second_positional(words: list[str]) -> None:
+    """Raises for a word right after vLLM's model that is no flag (`vllm serve /mnt/f/AI/AI
+    Models/Qwen3-8B ...`, a path with a space left unquoted, vllm-project/vllm issue #15439): the
+    parser's one positional, model_tag (nargs "?", vllm/entrypoints/openai/cli_args.py
+    make_arg_parser), takes the model, and argparse has nothing to give the next word, so
+    parse_args exits with "unrecognized arguments: WORD" (CPython Lib/argparse.py `parse_args`).
+    Was: the first word read as the model and the rest dropped. Not a shell expansion (`$MODEL
+    $ARGS`), nor a doc's placeholder (`MODEL [ARGS]`, `...`)."""
+    if len(words) < 2 or words[0].startswith("-") or words[1].startswith("-") or _EXPANDED_FLAGS.search(words[0]):
+        return
+    model, word = words[0], words[1]
+    if (not _MODEL_LIKE_WORD.fullmatch(word) or _EXPANDED_FLAGS.match(word) or set(word) <= {"."}
+            or word.isupper() or model.isupper()):
+        return
+    raise LaunchParseError(
+        f"vllm: '{word}' right after the model {model} is a second positional argument: the server takes one, the "
+        f"model, so argparse exits with 'unrecognized arguments: {word}' and the server does not start",
+        hint=f"quote the model path if it holds a space ('{model} {word}'), or remove '{word}'")
 
 
 def _switch_hint(engine: EngineName, name: str) -> str:
