@@ -4978,6 +4978,69 @@ def vllm_model_not_first(cfg: LaunchConfig, engine_version: str | None) -> list[
             f"{_VLLM_MODEL_FIRST_SINCE} {older}; {fix}{VLLM_NEWER_RELEASE_UNKNOWN}"]
 
 
+# `vllm serve ... --model X`, read from the PyPI sdists: 0.7.3 and 0.8.0 raise ValueError in
+# vllm/entrypoints/cli/serve.py `cmd` when --model is not its default, 0.8.5 to 0.11.0 in
+# FlexibleArgumentParser.parse_args (vllm/utils.py, then vllm/utils/__init__.py) when a word is
+# `--model`; 0.11.1 (vllm/utils/argparse_utils.py) moves the value of --model (or --model=X) to
+# the front as the positional model, with a warning. The vllm/vllm-openai image runs
+# `python3 -m vllm.entrypoints.openai.api_server` up to 0.11.0 (docker/Dockerfile ENTRYPOINT), whose
+# --model is its own way, and `vllm serve` from 0.11.1.
+_VLLM_MODEL_OPTION_MOVED_SINCE = "0.11.1"
+_VLLM_MODEL_OPTION_REFUSED_FROM = "0.7.3"  # (the oldest release read for it)
+_VLLM_MODEL_OPTION_ERROR = ("With `vllm serve`, you should provide the model as a positional argument ... instead "
+                            "of via the `--model` option.")
+
+
+def vllm_model_option_refused(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """`vllm serve --model X ...` on a release before _VLLM_MODEL_OPTION_MOVED_SINCE (ValueError),
+    and `vllm serve A ... --model B` on any release (before it the same ValueError; from it B is
+    moved to the front and A is a second positional: argparse exits with "unrecognized arguments:
+    A"). Only `vllm serve` as written (and `python -m vllm.entrypoints.cli.main serve`); a --config
+    file merged into the command is the caller's to leave out (its `model:` becomes --model after
+    the check). Was: --model read as the model on every release, and A as the model beside it."""
+    if cfg.engine != "vllm" or cfg.python_call:
+        return []
+    program, args = _program_and_args(cfg)
+    if program != "serve":
+        return []
+    words = [str(word) for word in args]
+    if "--" in words:
+        words = words[:words.index("--")]
+    at = next((i for i, word in enumerate(words) if word == "--model" or word.startswith("--model=")), None)
+    if at is None or (words[at] == "--model" and (at + 1 >= len(words) or words[at + 1].startswith("-"))):
+        return []
+    glued = words[at] != "--model"
+    model = words[at].partition("=")[2] if glued else words[at + 1]
+    positional = not words[0].startswith("-") and at != 0
+    if positional and _EXPANDED_FLAGS.search(words[0]):
+        return []
+    known = engine_version is not None
+    moved = known and _vllm_surely_from(str(engine_version), _VLLM_MODEL_OPTION_MOVED_SINCE)
+    before = known and vllm_surely_before(str(engine_version), _VLLM_MODEL_OPTION_MOVED_SINCE) and not (
+        vllm_surely_before(str(engine_version), _VLLM_MODEL_OPTION_REFUSED_FROM))
+    raises = (f"raises ValueError (\"{_VLLM_MODEL_OPTION_ERROR}\") and the server does not start "
+              f"(FlexibleArgumentParser.parse_args, vllm/utils; {_VLLM_MODEL_OPTION_MOVED_SINCE} and later move the "
+              "value of --model to the front)")
+    second = (f"FlexibleArgumentParser moves the value of --model ({model}) to the front as the model, so "
+              f"{words[0]} is a second positional argument: argparse exits with 'unrecognized arguments: "
+              f"{words[0]}' and the server does not start (vllm/utils/argparse_utils.py)")
+    fix = f"write the model once, first: `vllm serve {model} ...` without --model"
+    said = f"`vllm serve {words[0]} ... {words[at]}{'' if glued else ' ' + model}`"
+    if positional:
+        if moved:
+            return [f"{said}: vLLM {engine_version}'s {second}; {fix}"]
+        if before and not glued:
+            return [f"{said}: vLLM {engine_version} {raises}; {fix}"]
+        if known or glued:
+            # (--model=X before 0.11.1: the positional model is served, --model is left aside)
+            return [] if known else [f"{said}: vLLM {_VLLM_MODEL_OPTION_MOVED_SINCE} and later: {second}; {fix}"
+                                     f"{VLLM_NEWER_RELEASE_UNKNOWN}"]
+        return [f"{said}: from vLLM {_VLLM_MODEL_OPTION_MOVED_SINCE} on, {second}; before it vLLM {raises}; {fix}"]
+    if before and not glued:
+        return [f"`vllm serve ... --model {model}`: vLLM {engine_version} {raises}; {fix}"]
+    return []
+
+
 def _vllm_dotted_texts_kept(cfg: LaunchConfig, engine_version: str) -> list[str]:
     """The dotted speculative number keys whose value the audit read as a human-readable number
     (`32k`, add_dotted_key) on a release before _VLLM_DOTTED_HUMAN_INT_SINCE: there the key holds

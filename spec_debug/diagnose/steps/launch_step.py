@@ -18,7 +18,7 @@ from spec_debug.diagnose.launch import (RUNS_WITHOUT_SPECULATION, VLLM_MTP_FAMIL
                                        LaunchParseError, detect_engine, draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
                                        config_architectures, models_named, names_a_kind, parse_launch_command,
                                        refused_draft_word, sglang_said_of_call, split_command, sglang_target_refused, _sglang_surely_before, vllm_surely_before,
-                                       vllm_model_not_first)
+                                       vllm_model_not_first, vllm_model_option_refused)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
@@ -563,7 +563,8 @@ def check(ctx: Any) -> list[Finding]:
     if speculator_k:
         eff = replace(eff, overrides=[*eff.overrides, speculator_k])
     # (a --config file merged into argv: vLLM skips its model-first check where --config is written)
-    model_not_first = [] if launch.get("config_file") else vllm_model_not_first(cfg, version)
+    model_not_first = [] if launch.get("config_file") else (
+        vllm_model_not_first(cfg, version) + vllm_model_option_refused(cfg, version))
     if model_not_first:
         # vLLM raises before argparse reads a word: said first
         eff = replace(eff, problems=[*model_not_first, *eff.problems])
