@@ -2606,6 +2606,8 @@ def _refuse_stray_word(engine: EngineName, argv: list[str], start: int, server_a
         str(w) == "--model" or str(w).startswith("--model=") for w in server_args)
     one_value = _ONE_VALUE[engine]
     words = [str(word) for word in server_args]
+    if engine == "vllm":
+        _refuse_second_positional(words)
     for i, tok in enumerate(words):
         if tok == "--":
             return
@@ -2659,6 +2661,26 @@ def _refuse_stray_word(engine: EngineName, argv: list[str], start: int, server_a
             f"{engine}: '{word}' after {said} is no value of it: {why}, so argparse reads '{word}' as a "
             f"positional argument, and the server {takes}: it exits with 'unrecognized arguments: {word}' and "
             "does not start", hint=hint)
+
+
+def _refuse_second_positional(words: list[str]) -> None:
+    """Raises for a word right after vLLM's model that is no flag (`vllm serve /mnt/f/AI/AI
+    Models/Qwen3-8B ...`, a path with a space left unquoted, vllm-project/vllm issue #15439): the
+    parser's one positional, model_tag (nargs "?", vllm/entrypoints/openai/cli_args.py
+    make_arg_parser), takes the model, and argparse has nothing to give the next word, so
+    parse_args exits with "unrecognized arguments: WORD" (CPython Lib/argparse.py `parse_args`).
+    Was: the first word read as the model and the rest dropped. Not a shell expansion (`$MODEL
+    $ARGS`), nor a doc's placeholder (`MODEL [ARGS]`, `...`)."""
+    if len(words) < 2 or words[0].startswith("-") or words[1].startswith("-") or _EXPANDED_FLAGS.search(words[0]):
+        return
+    model, word = words[0], words[1]
+    if (not _MODEL_LIKE_WORD.fullmatch(word) or _EXPANDED_FLAGS.match(word) or set(word) <= {"."}
+            or word.isupper() or model.isupper()):
+        return
+    raise LaunchParseError(
+        f"vllm: '{word}' right after the model {model} is a second positional argument: the server takes one, the "
+        f"model, so argparse exits with 'unrecognized arguments: {word}' and the server does not start",
+        hint=f"quote the model path if it holds a space ('{model} {word}'), or remove '{word}'")
 
 
 def _switch_hint(engine: EngineName, name: str) -> str:
@@ -4878,6 +4900,145 @@ def _vllm_recent_method_release_unknown(cfg: LaunchConfig, engine_version: str |
     return [f"{how}: vLLM added this method in {since}; the releases before it have no such method, and their "
             f"SpeculativeConfig refuses the name at startup (pydantic: \"Input should be ...\"): serve it with vLLM "
             f"{since} or later{VLLM_RELEASE_UNKNOWN}"]
+
+
+# vllm-project/vllm PR #34973 (merged 2026-02-21, closing issue #34326; the 0.16.0 sdist lacks it,
+# 0.17.0's has it): `vllm serve` whose first word after `serve` is a flag, once a `--model X` is
+# moved there, raises ValueError in FlexibleArgumentParser.parse_args (vllm/utils/argparse_utils.py)
+# when a --served-model-name is written and no --config is (the file may hold the model), before
+# argparse reads a word. Up to 0.16 argparse reads the positional model wherever it stands, but
+# --served-model-name takes every word up to the next flag (nargs "+"), the model too when it
+# comes right after the names, and with no model given the server runs ModelConfig's default.
+_VLLM_MODEL_FIRST_SINCE = "0.17.0"
+_VLLM_MODEL_FIRST_ERROR = ("`model` should be provided as the first positional argument when using `vllm serve`. "
+                           "i.e. `vllm serve <model> --<arg> <value>`.")
+# Said of a refusal only the newer vLLM releases make, the release unknown (SD102 stays a warning
+# then, titled for the newer releases; VLLM_RELEASE_UNKNOWN is said of what the older ones refuse).
+VLLM_NEWER_RELEASE_UNKNOWN = ("; the vLLM release is unknown here (`pip show vllm` where the server runs, or its "
+                              "image tag, says which of these it does)")
+
+
+def vllm_model_not_first(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """`vllm serve --port 8000 Qwen/Qwen3-8B --served-model-name qwen ...`: the model not first,
+    with --served-model-name and no --model or --config (_VLLM_MODEL_FIRST_SINCE). An error on a
+    release that has the check; nothing on one before it; a warning where the release is not known
+    (or a nightly between), which says what the older releases do. Only `vllm serve` (also
+    `python -m vllm.entrypoints.cli.main serve` and the vllm/vllm-openai image, whose ENTRYPOINT is
+    `vllm serve`, docker/Dockerfile) meets the check: the api_server module's argv has no `serve`.
+    Not judged where a shell expansion stands where a flag could (it may hold --model or --config).
+    Was: read as fine, the model taken from wherever it stood."""
+    if cfg.engine != "vllm" or cfg.python_call:
+        return []
+    program, args = _program_and_args(cfg)
+    if program != "serve" and not re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", program):
+        return []
+    words = [str(word) for word in args]
+    if "--" in words:
+        words = words[:words.index("--")]
+    # (vLLM's own patterns, matched on every word)
+    if not words or any(re.match(r"--model(=.+|$)", word) or re.match(r"--config(=.+|$)", word) for word in words):
+        return []
+    served = [i for i, word in enumerate(words) if re.match(r"--served[-_]model[-_]name(=.+|$)", word)]
+    if not served or not words[0].startswith("-"):
+        return []
+    if any(_EXPANDED_FLAGS.match(word) and not words[i - 1].startswith("-") for i, word in enumerate(words) if i):
+        return []
+    model = cfg.target_model
+    # the words --served-model-name takes up to the next flag (argparse nargs "+"); a value glued
+    # with `=` is its only one
+    eaten = False
+    for i in served:
+        if "=" in words[i]:
+            continue
+        run = list(itertools.takewhile(lambda word: not word.startswith("-"), words[i + 1:]))
+        eaten = eaten or (model is not None and model in run[1:])
+    first = words[0].partition("=")[0]
+    said = (f"`vllm serve {first} ...` (--served-model-name written, no --model): the model ({model}) is not the first "
+            "word after `serve`" if model else f"`vllm serve {first} ...` (--served-model-name written) gives no model")
+    rest = list(words)
+    if model in rest:
+        rest.remove(model)
+    fix = f"write the model first: `vllm serve {model or 'MODEL'} {' '.join(rest[:2])} ...`"
+    raises = (f"FlexibleArgumentParser raises ValueError (\"{_VLLM_MODEL_FIRST_ERROR}\") before argparse reads the "
+              "flags, and the server does not start (vllm/utils/argparse_utils.py, vllm-project/vllm#34973)")
+    default = "the server runs vLLM's default model (ModelConfig.model, Qwen/Qwen3-0.6B in 0.16)"
+    if model is None:
+        older = f"no model is given and {default}"
+    elif eaten:
+        older = (f"argparse reads {model} as another name of --served-model-name (it takes every word up to the "
+                 f"next flag), so no model is given and {default}, not {model}")
+    else:
+        older = "argparse reads the model wherever it stands"
+    if engine_version is not None and _vllm_surely_from(engine_version, _VLLM_MODEL_FIRST_SINCE):
+        return [f"{said}: vLLM {engine_version}'s {raises}; {fix}"]
+    if engine_version is not None and vllm_surely_before(engine_version, _VLLM_MODEL_FIRST_SINCE):
+        # (the model eaten by the names: the audit reads it as the target still; a lead, not said)
+        return []
+    return [f"{said}: vLLM {_VLLM_MODEL_FIRST_SINCE} and later: {raises}; before "
+            f"{_VLLM_MODEL_FIRST_SINCE} {older}; {fix}{VLLM_NEWER_RELEASE_UNKNOWN}"]
+
+
+# `vllm serve ... --model X`, read from the PyPI sdists: 0.7.3 and 0.8.0 raise ValueError in
+# vllm/entrypoints/cli/serve.py `cmd` when --model is not its default, 0.8.5 to 0.11.0 in
+# FlexibleArgumentParser.parse_args (vllm/utils.py, then vllm/utils/__init__.py) when a word is
+# `--model`; 0.11.1 (vllm/utils/argparse_utils.py) moves the value of --model (or --model=X) to
+# the front as the positional model, with a warning. The vllm/vllm-openai image runs
+# `python3 -m vllm.entrypoints.openai.api_server` up to 0.11.0 (docker/Dockerfile ENTRYPOINT), whose
+# --model is its own way, and `vllm serve` from 0.11.1.
+_VLLM_MODEL_OPTION_MOVED_SINCE = "0.11.1"
+_VLLM_MODEL_OPTION_REFUSED_FROM = "0.7.3"  # (the oldest release read for it)
+_VLLM_MODEL_OPTION_ERROR = ("With `vllm serve`, you should provide the model as a positional argument ... instead "
+                            "of via the `--model` option.")
+
+
+def vllm_model_option_refused(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """`vllm serve --model X ...` on a release before _VLLM_MODEL_OPTION_MOVED_SINCE (ValueError),
+    and `vllm serve A ... --model B` on any release (before it the same ValueError; from it B is
+    moved to the front and A is a second positional: argparse exits with "unrecognized arguments:
+    A"). Only `vllm serve` as written (and `python -m vllm.entrypoints.cli.main serve`); a --config
+    file merged into the command is the caller's to leave out (its `model:` becomes --model after
+    the check). Was: --model read as the model on every release, and A as the model beside it."""
+    if cfg.engine != "vllm" or cfg.python_call:
+        return []
+    program, args = _program_and_args(cfg)
+    if program != "serve":
+        return []
+    words = [str(word) for word in args]
+    if "--" in words:
+        words = words[:words.index("--")]
+    at = next((i for i, word in enumerate(words) if word == "--model" or word.startswith("--model=")), None)
+    if at is None or (words[at] == "--model" and (at + 1 >= len(words) or words[at + 1].startswith("-"))):
+        return []
+    glued = words[at] != "--model"
+    model = words[at].partition("=")[2] if glued else words[at + 1]
+    positional = not words[0].startswith("-") and at != 0
+    if positional and _EXPANDED_FLAGS.search(words[0]):
+        return []
+    known = engine_version is not None
+    moved = known and _vllm_surely_from(str(engine_version), _VLLM_MODEL_OPTION_MOVED_SINCE)
+    before = known and vllm_surely_before(str(engine_version), _VLLM_MODEL_OPTION_MOVED_SINCE) and not (
+        vllm_surely_before(str(engine_version), _VLLM_MODEL_OPTION_REFUSED_FROM))
+    raises = (f"raises ValueError (\"{_VLLM_MODEL_OPTION_ERROR}\") and the server does not start "
+              f"(FlexibleArgumentParser.parse_args, vllm/utils; {_VLLM_MODEL_OPTION_MOVED_SINCE} and later move the "
+              "value of --model to the front)")
+    second = (f"FlexibleArgumentParser moves the value of --model ({model}) to the front as the model, so "
+              f"{words[0]} is a second positional argument: argparse exits with 'unrecognized arguments: "
+              f"{words[0]}' and the server does not start (vllm/utils/argparse_utils.py)")
+    fix = f"write the model once, first: `vllm serve {model} ...` without --model"
+    said = f"`vllm serve {words[0]} ... {words[at]}{'' if glued else ' ' + model}`"
+    if positional:
+        if moved:
+            return [f"{said}: vLLM {engine_version}'s {second}; {fix}"]
+        if before and not glued:
+            return [f"{said}: vLLM {engine_version} {raises}; {fix}"]
+        if known or glued:
+            # (--model=X before 0.11.1: the positional model is served, --model is left aside)
+            return [] if known else [f"{said}: vLLM {_VLLM_MODEL_OPTION_MOVED_SINCE} and later: {second}; {fix}"
+                                     f"{VLLM_NEWER_RELEASE_UNKNOWN}"]
+        return [f"{said}: from vLLM {_VLLM_MODEL_OPTION_MOVED_SINCE} on, {second}; before it vLLM {raises}; {fix}"]
+    if before and not glued:
+        return [f"`vllm serve ... --model {model}`: vLLM {engine_version} {raises}; {fix}"]
+    return []
 
 
 def _vllm_dotted_texts_kept(cfg: LaunchConfig, engine_version: str) -> list[str]:

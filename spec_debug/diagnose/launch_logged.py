@@ -68,15 +68,21 @@ def logged_server_args(text: str) -> list[str] | None:
         # Python reader, which says so (was: the names dropped, a server with no speculation)
         return None
     argv = ["python3", "-m", "sglang.launch_server"] if sglang else ["vllm", "serve"]
+    model = None
     for name, value_node in pairs:
         try:
             value = ast.literal_eval(value_node)
         except (ValueError, SyntaxError, TypeError, RecursionError):
             continue
-        if name == "model_tag" and not sglang:
-            argv[2:2] = [str(value)]
+        if name in ("model_tag", "model") and not sglang and value not in (None, ""):
+            # vLLM's model, written first as the positional: `vllm serve`'s cmd copies model_tag
+            # into model (both are logged), and a server that logged its start was not refused the
+            # --model some releases refuse (the api_server module's own way to give it)
+            model = str(value) if name == "model_tag" or model is None else model
             continue
         argv += _logged_flag(name, value)
+    if model is not None:
+        argv[2:2] = [model]
     return argv
 
 

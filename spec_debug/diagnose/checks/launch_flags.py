@@ -7,8 +7,8 @@ import re
 from typing import Any, Mapping
 
 from spec_debug.diagnose.checks.common import Where
-from spec_debug.diagnose.launch import (MOST_USEFUL_STEPS, RELEASE_UNKNOWN, TREE_TOPK_CRASH, VLLM_RELEASE_UNKNOWN,
-                                       EffectiveSpec, LaunchConfig, names_no_draft_path, sglang_call_wording,
+from spec_debug.diagnose.launch import (MOST_USEFUL_STEPS, RELEASE_UNKNOWN, TREE_TOPK_CRASH, VLLM_NEWER_RELEASE_UNKNOWN,
+                                       VLLM_RELEASE_UNKNOWN, EffectiveSpec, LaunchConfig, names_no_draft_path, sglang_call_wording,
                                        vllm_call_wording, vllm_eagle3_pipeline_aux_loss)
 from spec_debug.diagnose.parallel_draft import is_peagle
 from spec_debug.record import Finding
@@ -247,9 +247,10 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
         # the catalog's fix is about steps, topk and draft tokens; a command the engine refuses
         # (an algorithm or flag it does not have, a removed option) is fixed by the change each
         # line names
-        if all(line.endswith(RELEASE_UNKNOWN) for line in lines):
-            # `--speculative-draft X` (SGLang's own EAGLE commands): releases before the one that
-            # refuses it read it, and which one runs here is not known
+        if all(line.endswith((RELEASE_UNKNOWN, VLLM_NEWER_RELEASE_UNKNOWN)) for line in lines):
+            # `--speculative-draft X` (SGLang's own EAGLE commands), vLLM's model not first beside
+            # --served-model-name: releases before the one that refuses it read it, and which one
+            # runs here is not known
             return [at.finding("SD102", lines, facts, title="The engine refuses this launch command at startup "
                                                               "on its newer releases",
                                remediation="Make the change each line names: every release starts with it, then "
@@ -277,7 +278,7 @@ def refused_by_every_release(line: str) -> bool:
     hangs on it ("unless a plugin registers that name", "unless the backend it picks is
     flashinfer") or that only the newer releases make while the running one is not known."""
     return bool(_STOPS_AT_STARTUP.search(line)) and " unless " not in line and " and later refuse" not in line \
-        and not line.endswith(RELEASE_UNKNOWN)
+        and not line.endswith((RELEASE_UNKNOWN, VLLM_NEWER_RELEASE_UNKNOWN))
 
 
 def _draft_algorithm(draft_raw: Mapping[str, Any]) -> str | None:

@@ -17,7 +17,8 @@ from spec_debug.diagnose.config_file import config_file_path, ignored_config, me
 from spec_debug.diagnose.launch import (RUNS_WITHOUT_SPECULATION, VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig,
                                        LaunchParseError, detect_engine, draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
                                        config_architectures, models_named, names_a_kind, parse_launch_command,
-                                       refused_draft_word, sglang_said_of_call, split_command, sglang_target_refused, _sglang_surely_before, vllm_surely_before)
+                                       refused_draft_word, sglang_said_of_call, split_command, sglang_target_refused, _sglang_surely_before, vllm_surely_before,
+                                       vllm_model_not_first, vllm_model_option_refused)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
@@ -160,7 +161,14 @@ def serves_own_mtp(cfg: LaunchConfig) -> bool:
     return own_checkpoint and (method == "mtp" or method.endswith("_mtp"))
 
 
-def served_speculator(cfg: LaunchConfig, served_raw: Any) -> LaunchConfig:
+# vllm-project/vllm PR #42376 (the written --speculative-config laid over a served speculator's):
+# in the 0.29.0 sdist's vllm/transformers_utils/config.py maybe_override_with_speculators
+# (`speculative_config.update(vllm_speculative_config)`), not in 0.28.0's, which returns the
+# speculator's config alone.
+VLLM_SPECULATOR_OVERRIDES_SINCE = "0.29.0"
+
+
+def served_speculator(cfg: LaunchConfig, served_raw: Any, engine_version: str | None = None) -> LaunchConfig:
     """`vllm serve <speculator>` (the speculators README's way to serve a draft) as vLLM runs it:
     the verifier named in the speculator's config is the target, and the speculative config is
     the speculator's own, {"method": speculators_model_type, "num_speculative_tokens":
@@ -174,7 +182,10 @@ def served_speculator(cfg: LaunchConfig, served_raw: Any) -> LaunchConfig:
     test_speculators_override.py); the releases before it drop the written config whole, so there
     a written num_speculative_tokens is the speculator's instead. Was: a command that wrote one was
     read as written, the speculator taken for the target, and `'{"attention_backend": ...}'` alone
-    refused for lacking num_speculative_tokens."""
+    refused for lacking num_speculative_tokens. `engine_version` before
+    VLLM_SPECULATOR_OVERRIDES_SINCE: the written config is dropped (was: laid over on every
+    release, so `"num_speculative_tokens": 5` beside a 3-token speculator was read as K 5 on 0.28,
+    which runs 3); unknown: the newest release's rule."""
     if cfg.engine != "vllm" or not isinstance(served_raw, dict):
         return cfg
     kind, k = served_raw.get("speculators_model_type"), vllm_served_tokens(served_raw)
@@ -188,6 +199,8 @@ def served_speculator(cfg: LaunchConfig, served_raw: Any) -> LaunchConfig:
     if kind == "peagle":
         spec["parallel_drafting"] = True
     written = cfg.speculative_config or {}
+    if engine_version is not None and vllm_surely_before(engine_version, VLLM_SPECULATOR_OVERRIDES_SINCE):
+        written = {}
     spec = {**spec, **{key: value for key, value in written.items() if key not in ("model", "method")}}
     if "num_speculative_tokens" in written and cfg.num_steps is not None:
         k = cfg.num_steps
@@ -498,8 +511,12 @@ def check(ctx: Any) -> list[Finding]:
     cfg = with_server_env(parse_launch_command(command), launch.get("server_env"))
     if launch.get("unexported"):
         cfg = replace(cfg, unexported=tuple(launch["unexported"]))
+    speculator_k = None
     if launch.get("draft_model") and (cfg.draft_model is None or cfg.target_model == launch["draft_model"]):
-        cfg = served_speculator(cfg, launch.get("draft_config"))  # parse() read the served speculator
+        # parse() read the served speculator
+        written_k = cfg.num_steps if "num_speculative_tokens" in (cfg.speculative_config or {}) else None
+        cfg = served_speculator(cfg, launch.get("draft_config"), _engine_release(ctx, cfg))
+        speculator_k = speculator_k_by_release(cfg, written_k, launch.get("draft_config"), _engine_release(ctx, cfg))
     notes: list[Finding] = []
     unread = config_file_path(list(cfg.argv))
     if unread is not None:
@@ -532,20 +549,7 @@ def check(ctx: Any) -> list[Finding]:
                                          "arguments") + "): the speculative flags it may hold were not read",
                                     "--var server_cmdline='...' with the server's flags written out "
                                     "(e.g. `ps -ww -o args -p PID` of the running server)")]
-    engine = ctx.host_facts.get("engine", {})
-    # The engine's auto-chosen defaults and backend rules changed between releases.
-    version = engine.get("version") if engine.get("name") == cfg.engine else None
-    in_image = image_release(cfg.argv, cfg.engine)
-    if in_image is None and version is None:
-        # vllm/vllm-openai:latest or :nightly: no release number, but no release from before
-        # the flags vLLM dropped long ago either (SGLang's rules already take the newest)
-        in_image = image_rolling_tag(cfg.argv, cfg.engine)
-    if in_image is not None and (version is None or (
-            engine.get("server_read") is False and not str(engine.get("version_source") or "").startswith("--var"))):
-        # a containerised server: the release is the image's tag, not what the host's Python has
-        # (the probe's Python, when the server's own interpreter was not read: a client venv's
-        # older vllm judged a vllm/vllm-openai:v0.10.1 server by that release's rules)
-        version = in_image
+    version = _engine_release(ctx, cfg)
     # a bf16 target served with --quantization / -q is a quantized one to vLLM (its runner choice)
     quantization = launch_flag_value(list(cfg.argv), QUANTIZATION_FLAGS)
     target = served_config(launch.get("target_config"), cfg.argv, version if cfg.engine == "vllm" else None)
@@ -556,6 +560,14 @@ def check(ctx: Any) -> list[Finding]:
     unloadable = vllm_draft_format_problem(cfg, launch.get("draft_config"), version)
     if unloadable:
         eff = replace(eff, problems=[*eff.problems, unloadable])
+    if speculator_k:
+        eff = replace(eff, overrides=[*eff.overrides, speculator_k])
+    # (a --config file merged into argv: vLLM skips its model-first check where --config is written)
+    model_not_first = [] if launch.get("config_file") else (
+        vllm_model_not_first(cfg, version) + vllm_model_option_refused(cfg, version))
+    if model_not_first:
+        # vLLM raises before argparse reads a word: said first
+        eff = replace(eff, problems=[*model_not_first, *eff.problems])
     refused_target = (vllm_mtp_target_refused(cfg, target, launch.get("trained_steps_source"))
                       or sglang_mtp_target_refused(cfg, target, launch.get("trained_steps_source"))
                       or sglang_target_refused(cfg, arch, version, launch.get("draft_config")))
@@ -638,6 +650,46 @@ def check(ctx: Any) -> list[Finding]:
         # a command the engine refuses at startup (SD102) serves no draft to lose aux states
         findings += check_pipeline_aux_states(cfg, version, launch.get("draft_config"), at)
     return notes + record(ctx.facts, NS, findings)
+
+
+def speculator_k_by_release(cfg: LaunchConfig, written_k: int | None, served_raw: Any,
+                            engine_version: str | None) -> str | None:
+    """The line saying that a release before VLLM_SPECULATOR_OVERRIDES_SINCE runs the served
+    speculator's own K, not the one the command writes beside it (`vllm serve <speculator>
+    --speculative-config '{"num_speculative_tokens": 5}'`, served_speculator). Was: the written K
+    was read as run on every release, and nothing said the older ones drop it."""
+    own = vllm_served_tokens(served_raw) if isinstance(served_raw, dict) else None
+    if cfg.engine != "vllm" or written_k is None or own is None or written_k == own:
+        return None
+    since = VLLM_SPECULATOR_OVERRIDES_SINCE
+    said = f"num_speculative_tokens {written_k} written beside the served speculator {cfg.draft_model}"
+    how = ("vllm/transformers_utils/config.py maybe_override_with_speculators; the written keys are laid over the "
+           f"speculator's from {since}, vllm-project/vllm#42376")
+    if engine_version is None or not vllm_surely_before(engine_version, since):
+        # (the release unknown: judged as the newest, which runs the written K, as before)
+        return None
+    return (f"{said}: vLLM {engine_version} serves the speculator's own speculative config and drops the "
+            f"--speculative-config written with it, so it runs {own} speculative tokens, not {written_k} ({how})")
+
+
+def _engine_release(ctx: Any, cfg: LaunchConfig) -> str | None:
+    """The release of the engine that runs the command, None when not known: the host's (the
+    engine's auto-chosen defaults and backend rules changed between releases), or a container
+    image's tag."""
+    engine = ctx.host_facts.get("engine", {})
+    version = engine.get("version") if engine.get("name") == cfg.engine else None
+    in_image = image_release(cfg.argv, cfg.engine)
+    if in_image is None and version is None:
+        # vllm/vllm-openai:latest or :nightly: no release number, but no release from before
+        # the flags vLLM dropped long ago either (SGLang's rules already take the newest)
+        in_image = image_rolling_tag(cfg.argv, cfg.engine)
+    if in_image is not None and (version is None or (
+            engine.get("server_read") is False and not str(engine.get("version_source") or "").startswith("--var"))):
+        # a containerised server: the release is the image's tag, not what the host's Python has
+        # (the probe's Python, when the server's own interpreter was not read: a client venv's
+        # older vllm judged a vllm/vllm-openai:v0.10.1 server by that release's rules)
+        version = in_image
+    return version
 
 
 # "synthetic" came with vllm-project/vllm#38045 (Model Runner V2, opened 2026-03-24; both runners from
