@@ -25,6 +25,7 @@ import re
 import shlex
 
 from spec_debug.redact import is_secret_name
+from spec_debug.shell_split import complete_shell_words
 
 _GATE = ("secret", "ssm", "vault", "output", "jq", "yq", "bao", "token", "key", "pass", "pwd", "op", "bw")
 """Words one of the commands below holds (a step's command is read once per step: cheap)."""
@@ -56,30 +57,40 @@ def prints_secret_value(command: str) -> bool:
     return tokens is not None and _script_prints(tokens)
 
 
-def _tokens(command: str) -> list[str] | None:
-    """``command``'s words and operators as the shell splits them (quotes removed), a new line one
-    operator; None for a command no shell would run (an unclosed quote)."""
-    lexer = shlex.shlex(command, posix=True, punctuation_chars="();<>|&\n")
-    lexer.whitespace = " \t\r"  # a new line ends a command, as ";" does
-    lexer.commenters = ""
-    lexer.wordchars += ":,@%+{}[]^!"
-    try:
-        raw = list(lexer)
-    except ValueError:  # an unclosed quote: no shell would run it
-        return None
-    # shlex joins a run of punctuation into one token (`)|`, `;\n`): the shell's operators, apart
-    return [part for token in raw for part in (_OPERATOR.findall(token) if _PUNCTUATION(token) else (token,))]
+_Token = tuple[str, bool]
+"""A word (quotes removed) or an operator (True), as shell_split.py splits a command line."""
 
 
-_PUNCTUATION = re.compile(r"[();<>|&\n]+").fullmatch
-_OPERATOR = re.compile(r"&&|\|\||;;|\|&|&>>|&>|>>|<<<|<<|>&|<&|>\||<\(|>\(|[();&|<>\n]")
+def _tokens(command: str) -> list[_Token] | None:
+    """``command``'s words and operators as the shell splits them (shell_split.py, the splitter
+    the session analyzer reads commands with), a new line one operator, a backquoted command the
+    ``$(...)`` it is the old form of (bash(1), Command Substitution); None for a command no shell
+    would run (an unclosed quote)."""
+    if "`" in command:
+        command = _backquotes_as_dollar(command)
+    return complete_shell_words(command)
 
 
-_SEPARATORS = {";", "&&", "||", "&", "(", ")", ";;", "\n"}
-_REDIRECTIONS = {">", ">>", ">|", "&>", "&>>", ">&", "<", "<<", "<<<", "<&"}
+def _backquotes_as_dollar(command: str) -> str:
+    """``command`` with each `` `...` `` outside single quotes written ``$(...)``."""
+    out = []
+    quote, escaped, inside = None, False, False
+    for ch in command:
+        if escaped:
+            escaped = False
+        elif ch == "\\" and quote != "'":
+            escaped = True
+        elif ch == "`" and quote != "'":
+            ch, inside = (")" if inside else "$("), not inside
+        elif quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        out.append(ch)
+    return "".join(out)
 
 
-def _script_prints(tokens: list[str]) -> bool:
+def _script_prints(tokens: list[_Token]) -> bool:
     """Whether a command among ``tokens`` (a script) sends a secret's value to its output: itself,
     or echo/printf of it (`echo "$(vault kv get -field=password ...)"`, or of a variable set to it
     earlier in the script: `DB_PASS=$(vault kv get -field=password db); echo "$DB_PASS"`)."""
@@ -111,34 +122,36 @@ def _script_prints(tokens: list[str]) -> bool:
     return False
 
 
-_ASSIGNED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(?:$|\$\(|`)").match
+_ASSIGNED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(?:$|\$\()").match
 
 
 def _names_var(text: str, name: str) -> bool:
-    """Whether ``text`` (words joined by spaces, a lone "$" its own word) expands ``name``."""
+    """Whether ``text`` (words joined by spaces) expands ``name`` (`$NAME`, `${NAME}`)."""
     return re.search(r"\$ ?\{?" + re.escape(name) + r"(?![A-Za-z0-9_])", text) is not None
 
 
-def _pipelines(tokens: list[str]):
+def _pipelines(tokens: list[_Token]):
     """Each pipeline of ``tokens``: a list of its commands as (words, the token lists of the command
     substitutions in them, whether its standard output is redirected)."""
-    pipeline: list[tuple[list[str], list[list[str]], bool]] = []
+    pipeline: list[tuple[list[str], list[list[_Token]], bool]] = []
     words: list[str] = []
-    nested: list[list[str]] = []
+    nested: list[list[_Token]] = []
     redirected = False
     i = 0
     while i < len(tokens):
-        token = tokens[i]
-        if token == "#" and not words:  # a comment, to the line's end
-            while i < len(tokens) and tokens[i] != "\n":
+        token, is_op = tokens[i]
+        if not is_op and token.startswith("#") and not words:  # a comment, to the line's end
+            while i < len(tokens) and tokens[i] != ("\n", True):
                 i += 1
             continue
-        if token == "$" and tokens[i + 1:i + 2] == ["("] or token in ("<(", ">(", "`"):
-            end = _closing(tokens, i)
-            nested.append(tokens[i + (2 if token == "$" else 1):end])
+        if _opens_substitution(tokens, i):  # $(...), <(...), >(...): `NAME=$(`, its word before
+            if not is_op and token != "$":
+                words.append(token[:-1])
+            end = _closing(tokens, i + 1)
+            nested.append(tokens[i + 2:end])
             i = end + 1
             continue
-        if token in ("|", "|&") or token in _SEPARATORS:
+        if is_op and not ("<" in token or ">" in token):  # | |& ; && || & ( ) ;; and a new line
             pipeline.append((words, nested, redirected))
             words, nested, redirected = [], [], False
             if token not in ("|", "|&"):
@@ -146,14 +159,14 @@ def _pipelines(tokens: list[str]):
                 pipeline = []
             i += 1
             continue
-        if token in _REDIRECTIONS:
+        if is_op:  # a redirection, then its file
             fd = words.pop() if words and words[-1] in ("0", "1", "2") else ""
             if ">" in token and fd in ("", "1"):  # the standard output to a file, /dev/null, stderr
-                redirected = redirected or not (token == ">&" and tokens[i + 1:i + 2] == ["1"])
-            i += 2  # the operator and its file
+                redirected = redirected or not (token == ">&" and tokens[i + 1:i + 2] == [("1", False)])
+            i = _closing(tokens, i + 2) + 1 if _opens_substitution(tokens, i + 1) else i + 2
             continue
-        if "$(" in token or "`" in token:  # a word in double quotes: "$(vault kv get -field=x ...)"
-            inner = _tokens(token[token.find("$(") + 2:token.rfind(")")] if "$(" in token else token.split("`")[1])
+        if "$(" in token:  # a word in double quotes: "$(vault kv get -field=x ...)"
+            inner = _tokens(token[token.find("$(") + 2:token.rfind(")")])
             if inner is not None:
                 nested.append(inner)
         words.append(token)
@@ -162,18 +175,22 @@ def _pipelines(tokens: list[str]):
     yield pipeline
 
 
-def _closing(tokens: list[str], at: int) -> int:
-    """The index of the token that closes the substitution opened at ``at`` (the end if none)."""
-    if tokens[at] == "`":
-        for j in range(at + 1, len(tokens)):
-            if tokens[j] == "`":
-                return j
-        return len(tokens)
-    depth = 1 if tokens[at] in ("<(", ">(") else 0
-    for j in range(at + 1, len(tokens)):
-        if tokens[j] in ("(", "<(", ">("):
+def _opens_substitution(tokens: list[_Token], at: int) -> bool:
+    """Whether ``tokens[at]`` opens a command or process substitution: a word ending in ``$``
+    (``$``, ``NAME=$``) or a ``<``/``>`` operator, with a ``(`` after it."""
+    if at + 1 >= len(tokens) or tokens[at + 1] != ("(", True):
+        return False
+    token, is_op = tokens[at]
+    return token in ("<", ">") if is_op else token.endswith("$")
+
+
+def _closing(tokens: list[_Token], at: int) -> int:
+    """The index of the ``)`` that closes the ``(`` at ``at`` (the end if none)."""
+    depth = 0
+    for j in range(at, len(tokens)):
+        if tokens[j] == ("(", True):
             depth += 1
-        elif tokens[j] == ")":
+        elif tokens[j] == (")", True):
             depth -= 1
             if depth <= 0:
                 return j

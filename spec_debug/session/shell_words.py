@@ -3,13 +3,17 @@ that decide what a command does to a host (:mod:`host_changes`, :mod:`follow`).
 
 Unlike :func:`spec_debug.session.shell.split_words` (the analyzer's fast split, which finds
 where a command runs), each word says whether it is an operator, so a quoted ``'>'`` is a word
-(``grep '>' x``) and an unquoted one a redirection; heredoc bodies are left out first.
+(``grep '>' x``) and an unquoted one a redirection (spec_debug/shell_split.py, the splitter the
+runner's secret_commands.py reads a step's command with too); heredoc bodies are left out first.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+
+from spec_debug.shell_split import quote_state
+from spec_debug.shell_split import shell_words as _shell_words
 
 # A heredoc's body runs from the line after its `<<WORD` to a line that is the word and nothing
 # else: no spaces around it, leading tabs only after `<<-` (bash(1), Here Documents; bash
@@ -130,63 +134,6 @@ def _shift_or_quoted(op: re.Match, quote: str | None, in_arithmetic: bool) -> bo
     inside an open ``((``: `echo $((1<<20))`) or inside a quote still open on its line
     (`python3 -c "print(1 << n)"`, `ssh h 'cat <<EOF'`)."""
     return op.group(3).isdigit() or in_arithmetic or quote is not None
-
-
-def quote_state(text: str, start: int, end: int, quote: str | None, escaped: bool) -> tuple[str | None, bool]:
-    """The quote open (and whether a backslash escapes the next character) at ``end``, from
-    the state at ``start``."""
-    for ch in text[start:end]:
-        if escaped:
-            escaped = False
-        elif ch == "\\" and quote != "'":
-            escaped = True
-        elif quote:
-            quote = None if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-    return quote, escaped
-
-
-def _shell_words(text: str) -> list[tuple[str, bool]]:
-    """``text`` as shell words and operators (is_op), quotes removed from words: a quoted
-    ``'>'`` is a word (grep '>' x), an unquoted one a redirection."""
-    out: list[tuple[str, bool]] = []
-    word: list[str] = []
-    has_word = False
-    quote = None
-    escaped = after_space = False
-    for ch in text:
-        if escaped:
-            word.append(ch)
-            escaped = False
-        elif quote:
-            if ch == quote:
-                quote = None
-            elif ch == "\\" and quote == '"':
-                escaped = True
-            else:
-                word.append(ch)
-        elif ch == "\\":
-            escaped, has_word = True, True
-        elif ch in "'\"":
-            quote, has_word = ch, True
-        elif ch in " \t\r" or ch in ";&|<>()\n":
-            if has_word or word:
-                out.append(("".join(word), False))
-                word, has_word = [], False
-            if ch in ";&|<>()\n":
-                if out and out[-1][1] and ch not in "()\n" and out[-1][0][-1:] in ";&|<>" and not after_space:
-                    out[-1] = (out[-1][0] + ch, True)
-                else:
-                    out.append((ch, True))
-            after_space = ch in " \t\r"  # `> >` is two operators, `>>` one
-            continue
-        else:
-            word.append(ch)
-        after_space = False
-    if has_word or word:
-        out.append(("".join(word), False))
-    return out
 
 
 def ssh_reads_local_file(command: str) -> bool:
