@@ -66,6 +66,8 @@ def _tokens(command: str) -> list[_Token] | None:
     the session analyzer reads commands with), a new line one operator, a backquoted command the
     ``$(...)`` it is the old form of (bash(1), Command Substitution); None for a command no shell
     would run (an unclosed quote)."""
+    if "\\\n" in command:  # a line continuation: bash removes it before it reads words
+        command = command.replace("\\\n", "")
     if "`" in command:
         command = _backquotes_as_dollar(command)
     return complete_shell_words(command)
