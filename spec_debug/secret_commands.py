@@ -40,9 +40,11 @@ _WRAPPER_ARG_FLAGS = {"sudo": {"-u", "-g", "-p", "-C", "-D", "-h", "-r", "-t", "
 """Their options that take the next word (sudo(8), nice(1), timeout(1), env(1)): `sudo -u app vault ...`."""
 
 _PASS_ON = {"base64", "jq", "gojq", "yq", "tr", "head", "tail", "cut", "sed", "awk", "gawk", "xargs", "cat", "tee",
-            "sort", "uniq", "fold", "rev", "xxd", "od", "hexdump", "basenc", "strings"}
+            "sort", "uniq", "fold", "rev", "xxd", "od", "hexdump", "basenc", "strings", "paste", "comm", "join",
+            "diff", "sdiff"}
 """Commands that print what they are given, changed but still the value (decoded, a field of
-it, its first line, in hex): the secret goes on to the step's output through them."""
+it, its first line, in hex, the lines where two differ): the secret goes on to the step's output
+through them, on their standard input or as a file (`diff <(vault ...) <(vault ...)`)."""
 
 _GREP = {"grep", "egrep", "fgrep", "rg"}
 _GREP_SILENT = re.compile(r"-[A-Za-z]*[cqlL]|--(?:count|quiet|silent|files-with(?:out)?-matches)$").match
@@ -100,8 +102,11 @@ def _script_prints(tokens: list[_Token]) -> bool:
     aws_output = None  # AWS_DEFAULT_OUTPUT set by the script (`export AWS_DEFAULT_OUTPUT=text`)
     for pipeline in _pipelines(tokens):
         printing = False
-        for words, nested, redirected in pipeline:
+        for words, nested, redirected, read in pipeline:
             from_secret = bool(nested) and any(_script_prints(n) for n in nested)
+            # what it reads, a secret: `diff <(vault ...) <(vault ...)`, `base64 -d <<< "$TOKEN"`
+            reads_secret = any(_script_prints(r) if isinstance(r, list) else _here_string_prints(r, secret_vars)
+                               for r in read)
             if from_secret:  # `NAME=$(...)`, `export NAME="$(...)"`: NAME holds the value
                 secret_vars += [m.group(1) for m in map(_ASSIGNED, words) if m is not None]
             output = next((w[19:] for w in words if w.startswith("AWS_DEFAULT_OUTPUT=")), None)
@@ -112,7 +117,7 @@ def _script_prints(tokens: list[_Token]) -> bool:
                 # the CLI's output format when --output is not given (docs.aws.amazon.com/cli,
                 # "Setting the output format": the AWS_DEFAULT_OUTPUT environment variable)
                 words = [*words, "--output", output or aws_output]
-            if printing:
+            if printing or reads_secret:
                 printing = _passes_on(words)
             if not printing:
                 printing = _prints_value(words) or bool(words) and words[0] in ("echo", "printf") and (
@@ -132,12 +137,23 @@ def _names_var(text: str, name: str) -> bool:
     return re.search(r"\$ ?\{?" + re.escape(name) + r"(?![A-Za-z0-9_])", text) is not None
 
 
+def _here_string_prints(word: str, secret_vars: list[str]) -> bool:
+    """Whether a here-string's ``word`` (`<<< "$(vault ...)"`, `<<< "$TOKEN"`) is a secret's value."""
+    if "$(" in word:
+        inner = _tokens(word[word.find("$(") + 2:word.rfind(")")])
+        if inner is not None and _script_prints(inner):
+            return True
+    return any(_names_var(word, name) for name in secret_vars)
+
+
 def _pipelines(tokens: list[_Token]):
     """Each pipeline of ``tokens``: a list of its commands as (words, the token lists of the command
-    substitutions in them, whether its standard output is redirected)."""
-    pipeline: list[tuple[list[str], list[list[_Token]], bool]] = []
+    substitutions in them, whether its standard output is redirected, what it reads as a file or on
+    its standard input: the token lists of process substitutions, `<(...)`, and here-strings' words)."""
+    pipeline: list[tuple[list[str], list[list[_Token]], bool, list]] = []
     words: list[str] = []
     nested: list[list[_Token]] = []
+    read: list[list[_Token] | str] = []
     redirected = False
     i = 0
     while i < len(tokens):
@@ -150,12 +166,15 @@ def _pipelines(tokens: list[_Token]):
             if not is_op and token != "$":
                 words.append(token[:-1])
             end = _closing(tokens, i + 1)
-            nested.append(tokens[i + 2:end])
+            if not is_op:
+                nested.append(tokens[i + 2:end])
+            elif token == "<":  # a file it reads: `diff <(vault ...) <(vault ...)`
+                read.append(tokens[i + 2:end])
             i = end + 1
             continue
         if is_op and not ("<" in token or ">" in token):  # | |& ; && || & ( ) ;; and a new line
-            pipeline.append((words, nested, redirected))
-            words, nested, redirected = [], [], False
+            pipeline.append((words, nested, redirected, read))
+            words, nested, read, redirected = [], [], [], False
             if token not in ("|", "|&"):
                 yield pipeline
                 pipeline = []
@@ -165,7 +184,15 @@ def _pipelines(tokens: list[_Token]):
             fd = words.pop() if words and words[-1] in ("0", "1", "2") else ""
             if ">" in token and fd in ("", "1"):  # the standard output to a file, /dev/null, stderr
                 redirected = redirected or not (token == ">&" and tokens[i + 1:i + 2] == [("1", False)])
-            i = _closing(tokens, i + 2) + 1 if _opens_substitution(tokens, i + 1) else i + 2
+            if _opens_substitution(tokens, i + 1):  # `< <(vault ...)`, `<<< $(vault ...)`
+                end = _closing(tokens, i + 2)
+                if token in ("<", "<<<"):
+                    read.append(tokens[i + 3:end])
+                i = end + 1
+                continue
+            if token == "<<<" and i + 1 < len(tokens) and not tokens[i + 1][1]:
+                read.append(tokens[i + 1][0])  # `base64 -d <<< "$TOKEN"`
+            i += 2
             continue
         if "$(" in token:  # a word in double quotes: "$(vault kv get -field=x ...)"
             inner = _tokens(token[token.find("$(") + 2:token.rfind(")")])
@@ -173,7 +200,7 @@ def _pipelines(tokens: list[_Token]):
                 nested.append(inner)
         words.append(token)
         i += 1
-    pipeline.append((words, nested, redirected))
+    pipeline.append((words, nested, redirected, read))
     yield pipeline
 
 
@@ -239,6 +266,8 @@ def _passes_on(words: list[str]) -> bool:
     name = words[0]
     if name in _GREP:
         return not any(_GREP_SILENT(w) for w in words[1:])
+    if name in ("diff", "sdiff"):  # -q/--brief: only whether they differ
+        return not any(w in ("-q", "--brief") for w in words[1:])
     if name == "openssl":
         return "base64" in words or "-base64" in words or "-a" in words
     return name in _PASS_ON
