@@ -25,7 +25,7 @@ import re
 import shlex
 
 from spec_debug.redact import is_secret_name
-from spec_debug.shell_split import complete_shell_words
+from spec_debug.shell_split import complete_shell_words, heredocs
 
 _GATE = ("secret", "ssm", "vault", "output", "jq", "yq", "bao", "token", "key", "pass", "pwd", "op", "bw")
 """Words one of the commands below holds (a step's command is read once per step: cheap)."""
@@ -72,7 +72,36 @@ def _tokens(command: str) -> list[_Token] | None:
         command = command.replace("\\\n", "")
     if "`" in command:
         command = _backquotes_as_dollar(command)
-    return complete_shell_words(command)
+    if "<<" not in command:
+        return complete_shell_words(command)
+    # heredoc bodies are what their commands read, not commands: out of the text, each in the
+    # place of its delimiter word (`cat <<EOF`: the body where EOF was)
+    parts, bodies, pos = [], [], 0
+    for op, start, body_end, end in heredocs(command):
+        parts.append(command[pos:start])
+        bodies.append(_HereDoc(command[start:body_end]))
+        # `<<'EOF'`, `<<"EOF"`, `<<\EOF`: the body as written, nothing in it expanded (bash(1))
+        bodies[-1].expanded = not op.group(2) and "\\" not in op.group(0)
+        pos = end
+    parts.append(command[pos:])
+    tokens = complete_shell_words("".join(parts))
+    if tokens is not None and bodies:
+        at = iter(bodies)
+        for i in range(len(tokens) - 1):
+            word, is_op = tokens[i + 1]
+            if tokens[i] == ("<<", True) and not is_op and not word.lstrip("-").isdigit():
+                body = next(at, None)
+                if body is None:
+                    break
+                tokens[i + 1] = (body, False)
+    return tokens
+
+
+class _HereDoc(str):
+    """A heredoc's body, standing as the word after its ``<<``."""
+
+    expanded = True
+    """Whether the shell expands ``$(...)`` and ``$NAME`` in it (its delimiter unquoted)."""
 
 
 def _backquotes_as_dollar(command: str) -> str:
@@ -105,8 +134,7 @@ def _script_prints(tokens: list[_Token]) -> bool:
         for words, nested, redirected, read in pipeline:
             from_secret = bool(nested) and any(_script_prints(n) for n in nested)
             # what it reads, a secret: `diff <(vault ...) <(vault ...)`, `base64 -d <<< "$TOKEN"`
-            reads_secret = any(_script_prints(r) if isinstance(r, list) else _here_string_prints(r, secret_vars)
-                               for r in read)
+            reads_secret = any(_reads_secret(r, secret_vars) for r in read)
             if from_secret:  # `NAME=$(...)`, `export NAME="$(...)"`: NAME holds the value
                 secret_vars += [m.group(1) for m in map(_ASSIGNED, words) if m is not None]
             output = next((w[19:] for w in words if w.startswith("AWS_DEFAULT_OUTPUT=")), None)
@@ -122,6 +150,9 @@ def _script_prints(tokens: list[_Token]) -> bool:
             if not printing:
                 printing = _prints_value(words) or bool(words) and words[0] in ("echo", "printf") and (
                     from_secret or any(_names_var(" ".join(words[1:]), name) for name in secret_vars))
+            if not printing and read and _reads_script(words):  # `bash <<'EOF'`, `ssh gpu02 <<EOF`
+                scripts = [_tokens(r) for r in read if isinstance(r, str)]
+                printing = any(t is not None and _script_prints(t) for t in scripts)
             if redirected:
                 printing = False
         if printing:
@@ -137,13 +168,52 @@ def _names_var(text: str, name: str) -> bool:
     return re.search(r"\$ ?\{?" + re.escape(name) + r"(?![A-Za-z0-9_])", text) is not None
 
 
-def _here_string_prints(word: str, secret_vars: list[str]) -> bool:
-    """Whether a here-string's ``word`` (`<<< "$(vault ...)"`, `<<< "$TOKEN"`) is a secret's value."""
-    if "$(" in word:
-        inner = _tokens(word[word.find("$(") + 2:word.rfind(")")])
-        if inner is not None and _script_prints(inner):
+def _reads_secret(read: list[_Token] | str, secret_vars: list[str]) -> bool:
+    """Whether what a command reads (a process substitution's tokens, a here-string's word, a
+    heredoc's body) holds a secret's value: `<<< "$(vault ...)"`, `<<< "$TOKEN"`, a heredoc's
+    `token: $(vault kv get -field=token ...)` line."""
+    if isinstance(read, list):
+        return _script_prints(read)
+    if isinstance(read, _HereDoc) and not read.expanded:
+        return False
+    for inner in _substitutions(read):
+        tokens = _tokens(inner)
+        if tokens is not None and _script_prints(tokens):
             return True
-    return any(_names_var(word, name) for name in secret_vars)
+    return any(_names_var(read, name) for name in secret_vars)
+
+
+def _substitutions(text: str):
+    """The command of each ``$(...)`` in ``text`` (a heredoc's body, a here-string's word)."""
+    start = text.find("$(")
+    while start >= 0:
+        depth, j = 0, start + 1
+        while j < len(text):
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            if depth == 0:
+                break
+            j += 1
+        yield text[start + 2:j]
+        start = text.find("$(", j)
+
+
+def _reads_script(words: list[str]) -> bool:
+    """Whether the command ``words`` runs what it reads on its standard input as a script: a shell
+    without -c (`bash`, `sudo sh -s`), an ssh with no command (the login shell runs it on the host)
+    or a shell as the command of an ssh, `docker exec -i` or `kubectl exec -i`: its output comes
+    back to this step's."""
+    if not words:
+        return False
+    inner = _inner_command(words) if words[0] not in _SHELLS else None
+    if inner is not None or words[0] == "ssh":
+        words = inner.split() if inner else []
+        if not words:
+            return inner is None  # `ssh gpu02 <<EOF`: the login shell
+    return words[0].rsplit("/", 1)[-1] in _SHELLS and not any(
+        w.startswith("-") and not w.startswith("--") and "c" in w for w in words[1:])
+
+
+_SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
 
 
 def _pipelines(tokens: list[_Token]):
@@ -190,8 +260,9 @@ def _pipelines(tokens: list[_Token]):
                     read.append(tokens[i + 3:end])
                 i = end + 1
                 continue
-            if token == "<<<" and i + 1 < len(tokens) and not tokens[i + 1][1]:
-                read.append(tokens[i + 1][0])  # `base64 -d <<< "$TOKEN"`
+            if token in ("<<<", "<<", "<<-") and i + 1 < len(tokens) and not tokens[i + 1][1]:
+                if token == "<<<" or isinstance(tokens[i + 1][0], _HereDoc):
+                    read.append(tokens[i + 1][0])  # `base64 -d <<< "$TOKEN"`, a heredoc's body
             i += 2
             continue
         if "$(" in token:  # a word in double quotes: "$(vault kv get -field=x ...)"

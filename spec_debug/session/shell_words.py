@@ -12,17 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from spec_debug.shell_split import quote_state
+from spec_debug.shell_split import heredocs
 from spec_debug.shell_split import shell_words as _shell_words
-
-# A heredoc's body runs from the line after its `<<WORD` to a line that is the word and nothing
-# else: no spaces around it, leading tabs only after `<<-` (bash(1), Here Documents; bash
-# feeds "  EOF", "EOF " and "EOFX" to the command as body lines). A body the input ends inside
-# runs to the end ("here-document at line 1 delimited by end-of-file (wanted `EOF')", and bash
-# runs the command). The word ends where a word character cannot follow (`<<EOFX` is not
-# `<<EOF`); `<<<` is a here-string. shell._SSH_HEREDOC reads an ssh's heredoc by the same rules.
-_HEREDOC = re.compile(r"(?<!<)<<(?!<)(-)?[ \t]*\\?(['\"]?)([A-Za-z0-9_.-]+)\2(?![A-Za-z0-9_.-])")
-
 
 def _without_heredoc_bodies(text: str) -> str:
     """The command lines without what heredocs feed them: a Python body's `if n > 3:` is no
@@ -37,40 +28,6 @@ def _without_heredoc_bodies(text: str) -> str:
         pos = end
     out.append(text[pos:])
     return "".join(out)
-
-
-def heredocs(text: str) -> Iterator[tuple[re.Match, int, int, int]]:
-    """Each heredoc of ``text``: its operator, where its body starts and ends, and where the
-    text goes on after its terminator line."""
-    pos = 0
-    while (m := _HEREDOC.search(text, pos)) is not None:
-        nl = text.find("\n", m.end())
-        if nl < 0:
-            return  # the input ends on the `<<` line: no body
-        line_start = text.rfind("\n", 0, m.start()) + 1
-        pos = nl + 1
-        # the line's quotes are followed once from its start, op to op (each op's own scan of
-        # the line was quadratic: `a << b` 2000 times on one line took 0.9 s)
-        # the same for the `((` still open (each op's own count from the line's start was
-        # quadratic again: 10,000 'a << b' took 0.9 s, 0.03 s before 72aa80d)
-        scanned, quote, escaped, arith = line_start, None, False, 0
-        for op in _HEREDOC.finditer(text, m.start(), nl):
-            quote, escaped = quote_state(text, scanned, op.start(), quote, escaped)
-            arith += text.count("((", scanned, op.start()) - text.count("))", scanned, op.start())
-            scanned = op.start()
-            if _shift_or_quoted(op, quote, arith > 0):
-                continue
-            body_end, after = _body_end(text, pos, op.group(3), tabs=op.group(1) is not None)
-            yield op, pos, body_end, after
-            pos = after
-
-
-def _body_end(text: str, start: int, word: str, *, tabs: bool) -> tuple[int, int]:
-    """Where the heredoc body that starts at ``start`` ends, and where the text goes on after
-    its terminator line; both the end of the input when no terminator comes."""
-    indent = r"\t*" if tabs else ""  # <<- strips the terminator's leading tabs
-    end = re.compile(rf"^{indent}{re.escape(word)}$", re.MULTILINE).search(text, start)
-    return (end.start(), end.end() + 1) if end is not None else (len(text), len(text))
 
 
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
@@ -127,13 +84,6 @@ def _piped_to(command: str, at: int) -> list[str] | None:
     if bar < 0 or rest[bar + 1:bar + 2] == "|":
         return None
     return next((a for a in simple_commands(rest[bar + 1:]) if isinstance(a, list)), None)
-
-
-def _shift_or_quoted(op: re.Match, quote: str | None, in_arithmetic: bool) -> bool:
-    """Whether the ``<<`` of ``op`` is no heredoc: arithmetic's shift (a number after it, or
-    inside an open ``((``: `echo $((1<<20))`) or inside a quote still open on its line
-    (`python3 -c "print(1 << n)"`, `ssh h 'cat <<EOF'`)."""
-    return op.group(3).isdigit() or in_arithmetic or quote is not None
 
 
 def ssh_reads_local_file(command: str) -> bool:
