@@ -27,7 +27,8 @@ import shlex
 from spec_debug.redact import is_secret_name
 from spec_debug.shell_split import complete_shell_words, heredocs
 
-_GATE = ("secret", "ssm", "vault", "output", "jq", "yq", "bao", "token", "key", "pass", "pwd", "op", "bw")
+_GATE = ("secret", "ssm", "vault", "output", "jq", "yq", "bao", "token", "key", "pass", "pwd", "op", "bw", "pat",
+         "SECRET", "TOKEN", "KEY", "PASS", "PWD", "PAT")
 """Words one of the commands below holds (a step's command is read once per step: cheap)."""
 
 _WRAPPERS = {"sudo", "env", "command", "exec", "nohup", "time", "timeout", "stdbuf", "nice", "!", "{", "then", "do",
@@ -149,7 +150,8 @@ def _script_prints(tokens: list[_Token]) -> bool:
                 printing = _passes_on(words)
             if not printing:
                 printing = _prints_value(words) or bool(words) and words[0] in ("echo", "printf") and (
-                    from_secret or any(_names_var(" ".join(words[1:]), name) for name in secret_vars))
+                    from_secret or any(_names_var(" ".join(words[1:]), name) for name in secret_vars)
+                    or any(_expands_secret_name(w) for w in words[1:]))
             if not printing and read and _reads_script(words):  # `bash <<'EOF'`, `ssh gpu02 <<EOF`
                 scripts = [_tokens(r) for r in read if isinstance(r, str)]
                 printing = any(t is not None and _script_prints(t) for t in scripts)
@@ -214,6 +216,19 @@ def _reads_script(words: list[str]) -> bool:
 
 
 _SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
+
+
+_EXPANSION = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?P<op>:?\+)?|(?P<bare>[A-Za-z_][A-Za-z0-9_]*))")
+"""A variable's expansion: `$NAME`, `${NAME}`, `${NAME:-x}`, `${NAME:0:8}`; `${NAME:+x}` (op)
+gives x where NAME is set, not its value; `${#NAME}` (its length) and `${!NAME}` do not match."""
+
+
+def _expands_secret_name(word: str) -> bool:
+    """Whether ``word`` expands a variable named for a secret to its value (`"$VLLM_API_KEY"`,
+    `${HF_TOKEN}`): one the host's environment holds, set outside the step, whose value no pattern
+    knows (bash(1), Parameter Expansion)."""
+    return "$" in word and any(m.group("op") is None and is_secret_name(m.group("braced") or m.group("bare"))
+                               for m in _EXPANSION.finditer(word))
 
 
 def _pipelines(tokens: list[_Token]):
@@ -369,6 +384,8 @@ def _prints_value(words: list[str]) -> bool:
         return _jq(words)
     if name in ("cat", "head", "tail"):
         return any(_secret_file(w) for w in words[1:] if not w.startswith("-"))
+    if name == "printenv":  # `printenv VLLM_API_KEY`: that variable's value alone (printenv(1))
+        return any(is_secret_name(w) for w in words[1:] if not w.startswith("-"))
     return _password_manager(words)
 
 
