@@ -147,7 +147,8 @@ def _script_prints(tokens: list[_Token]) -> bool:
                 # "Setting the output format": the AWS_DEFAULT_OUTPUT environment variable)
                 words = [*words, "--output", output or aws_output]
             if printing or reads_secret:
-                printing = _passes_on(words)
+                # `$(< /run/secrets/hf_token)`: bash's cat of the file (bash(1), Command Substitution)
+                printing = _passes_on(words) or reads_secret and not words
             if not printing:
                 printing = _prints_value(words) or bool(words) and words[0] in ("echo", "printf") and (
                     from_secret or any(_names_var(" ".join(words[1:]), name) for name in secret_vars)
@@ -275,6 +276,8 @@ def _pipelines(tokens: list[_Token]):
                     read.append(tokens[i + 3:end])
                 i = end + 1
                 continue
+            if token == "<" and i + 1 < len(tokens) and not tokens[i + 1][1] and _secret_file(tokens[i + 1][0]):
+                read.append([("cat", False), tokens[i + 1]])  # `tr -d '\n' < /run/secrets/hf_token`
             if token in ("<<<", "<<", "<<-") and i + 1 < len(tokens) and not tokens[i + 1][1]:
                 if token == "<<<" or isinstance(tokens[i + 1][0], _HereDoc):
                     read.append(tokens[i + 1][0])  # `base64 -d <<< "$TOKEN"`, a heredoc's body
