@@ -47,6 +47,12 @@ _PASS_ON = {"base64", "jq", "gojq", "yq", "tr", "head", "tail", "cut", "sed", "a
 it, its first line, in hex, the lines where two differ): the secret goes on to the step's output
 through them, on their standard input or as a file (`diff <(vault ...) <(vault ...)`)."""
 
+_FILE_PRINTERS = {"cat", "head", "tail", "tac", "nl", "more", "less", "xxd", "od", "hexdump", "base64", "basenc",
+                  "strings", "cut", "fold", "rev", "sort", "uniq"}
+"""Commands that print the files they are given (no script or pattern before them), the value
+as it is or in another form: `od -c /run/secrets/hf_token` and `xxd` (is there a new line or a
+carriage return at its end, the 401 whose key looks right), `base64 ~/.vllm_api_key`."""
+
 _GREP = {"grep", "egrep", "fgrep", "rg"}
 _GREP_SILENT = re.compile(r"-[A-Za-z]*[cqlL]|--(?:count|quiet|silent|files-with(?:out)?-matches)$").match
 """grep's options that print no matched line: a count, nothing, a file's name."""
@@ -385,7 +391,7 @@ def _prints_value(words: list[str]) -> bool:
         return _kubectl(words)
     if name in ("jq", "gojq", "yq"):
         return _jq(words)
-    if name in ("cat", "head", "tail"):
+    if name in _FILE_PRINTERS:
         return any(_secret_file(w) for w in words[1:] if not w.startswith("-"))
     if name == "printenv":  # `printenv VLLM_API_KEY`: that variable's value alone (printenv(1))
         return any(is_secret_name(w) for w in words[1:] if not w.startswith("-"))
