@@ -28,7 +28,7 @@ from spec_debug.redact import is_secret_name
 from spec_debug.shell_split import complete_shell_words, heredocs
 
 _GATE = ("secret", "ssm", "vault", "output", "jq", "yq", "bao", "token", "key", "pass", "pwd", "op", "bw", "pat",
-         "SECRET", "TOKEN", "KEY", "PASS", "PWD", "PAT")
+         "SECRET", "TOKEN", "KEY", "PASS", "PWD", "PAT", "Secret", "Token", "Key", "Pass")
 """Words one of the commands below holds (a step's command is read once per step: cheap)."""
 
 _WRAPPERS = {"sudo", "env", "command", "exec", "nohup", "time", "timeout", "stdbuf", "nice", "!", "{", "then", "do",
@@ -476,7 +476,20 @@ def _aws(words: list[str]) -> bool:
         if query is not None:
             return "Value" in query
         return output in ("text", "table", "yaml", "yaml-stream")
-    return False
+    if "get-login-password" in words:  # `aws ecr get-login-password`: the registry's password alone
+        return True
+    if words[1:3] == ["configure", "get"]:  # `aws configure get aws_secret_access_key`: that value alone
+        names = [w for w in words[3:] if not w.startswith("-")]
+        return bool(names) and is_secret_name(names[0].rsplit(".", 1)[-1])
+    # --query of a field named for a secret prints its value alone, a JSON string in quotes by
+    # default (`aws sts get-session-token --query Credentials.SessionToken`, `aws codeartifact
+    # get-authorization-token --query authorizationToken --output text`)
+    field = _QUERY_LAST_FIELD(query) if query is not None else None
+    return field is not None and is_secret_name(field.group(1))
+
+
+_QUERY_LAST_FIELD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)[^A-Za-z0-9_]*$").search
+"""The last field a JMESPath query names (`Credentials.SessionToken`, `[AccessKeyId, SecretAccessKey]`)."""
 
 
 def _az(words: list[str]) -> bool:
