@@ -400,7 +400,7 @@ def _prints_value(words: list[str]) -> bool:
 
 _SSH_ARG_FLAGS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
 """ssh(1)'s options that take the next word (`-p 2222`, `-o BatchMode=yes`, `-J bastion`)."""
-_DOCKER_EXEC_ARG_FLAGS = {"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys"}
+_DOCKER_EXEC_ARG_FLAGS = {"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys", "--index"}
 
 
 def _inner_command(words: list[str]) -> str | None:
@@ -418,14 +418,37 @@ def _inner_command(words: list[str]) -> str | None:
         while i < len(rest) and rest[i].startswith("-"):
             i += 2 if len(rest[i]) == 2 and rest[i][1] in _SSH_ARG_FLAGS else 1
         return " ".join(rest[i + 1:]) or None
-    if name in ("docker", "podman", "nerdctl") and rest[:1] == ["exec"]:
-        i = 1
+    if name in ("docker", "podman", "nerdctl", "docker-compose", "podman-compose"):
+        i = _exec_at(name, rest)
+        if i is None:
+            return None
         while i < len(rest) and rest[i].startswith("-"):
             i += 2 if rest[i] in _DOCKER_EXEC_ARG_FLAGS else 1
         return shlex.join(rest[i + 1:]) or None
+    if name == "su" or name == "gcloud" and rest[:2] == ["compute", "ssh"]:  # `su - app -c CMD`, `--command CMD`
+        return _option(rest, "--command") if name == "gcloud" else _option(rest, "-c", "--command")
     if name in ("kubectl", "oc") and "exec" in rest and "--" in rest:
         return shlex.join(rest[rest.index("--") + 1:]) or None
     return None
+
+
+_COMPOSE_ARG_FLAGS = {"-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory",
+                      "--ansi", "--parallel", "--progress"}
+"""docker compose's options before its command that take the next word (docs.docker.com, docker compose)."""
+
+
+def _exec_at(name: str, rest: list[str]) -> int | None:
+    """Where the options of ``rest``'s exec start: `docker exec`, `docker container exec`, `docker
+    compose [-f x] exec`, `docker-compose exec` (a service's container, its command's output this
+    step's); None for any other of their commands."""
+    if name.endswith("-compose") or rest[:1] == ["compose"]:
+        i = 0 if name.endswith("-compose") else 1
+        while i < len(rest) and rest[i].startswith("-"):
+            i += 2 if rest[i] in _COMPOSE_ARG_FLAGS else 1
+        return i + 1 if rest[i:i + 1] == ["exec"] else None
+    if rest[:2] == ["container", "exec"]:
+        return 2
+    return 1 if rest[:1] == ["exec"] else None
 
 
 def _password_manager(words: list[str]) -> bool:
