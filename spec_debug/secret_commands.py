@@ -17,6 +17,10 @@ redirected (`> file`, `>/dev/null`), and every command it is piped into passes t
 (`| base64 -d`, `| jq -r .password`, `| tr -d '\\n'`), not one that consumes it (`| docker login
 --password-stdin`, `| wc -c`, `| sha256sum`). `echo "$(...)"` of one prints it, and so does a
 command that runs one elsewhere (`ssh gpu02 cat /run/secrets/hf_token`, `docker exec vllm ...`).
+A secret also reaches a command that passes it on as a file or on its standard input (`diff
+<(vault ...) <(vault ...)`, `tr -d '\\n' < /run/secrets/hf_token`, `base64 -d <<< "$TOKEN"`, an
+unquoted heredoc's `$(...)`), and a shell runs a heredoc's body as its script. A variable named
+for a secret, set outside the step (`printenv VLLM_API_KEY`, `echo "$HF_TOKEN"`), is one too.
 """
 
 from __future__ import annotations
@@ -284,7 +288,7 @@ def _pipelines(tokens: list[_Token]):
                 continue
             if token == "<" and i + 1 < len(tokens) and not tokens[i + 1][1] and _secret_file(tokens[i + 1][0]):
                 read.append([("cat", False), tokens[i + 1]])  # `tr -d '\n' < /run/secrets/hf_token`
-            if token in ("<<<", "<<", "<<-") and i + 1 < len(tokens) and not tokens[i + 1][1]:
+            if token in ("<<<", "<<") and i + 1 < len(tokens) and not tokens[i + 1][1]:
                 if token == "<<<" or isinstance(tokens[i + 1][0], _HereDoc):
                     read.append(tokens[i + 1][0])  # `base64 -d <<< "$TOKEN"`, a heredoc's body
             i += 2
