@@ -562,6 +562,13 @@ def _kubectl(words: list[str]) -> bool:
 _JQ_LAST_FIELD = re.compile(r"""\.(?:"(?P<quoted>[^"]+)"|(?P<bare>[A-Za-z_][\w-]*))\s*$|\[\s*["'](?P<key>[^"']+)["']\s*\]\s*$""")
 
 
+_KEEPS_VALUE = re.compile(r"@(?:base64d?|base32d?|text|sh|json|uri)|tostring|ascii_(?:down|up)case|[lr]?trim"
+                         r"|[lr]trimstr\(.*\)").fullmatch
+"""jq filters that print the value they are given, decoded or changed (jq manual, "Format strings
+and escaping", "Builtin operators and functions"): `kubectl get secret hf -o json | jq -r
+'.data.token | @base64d'` prints the token."""
+
+
 def _jq(words: list[str]) -> bool:
     # `jq -r .password`, `jq -r '.data.token'`, `yq '.auth.api_key'`: the field a filter ends in, a
     # secret's name (is_secret_name, as redact_value reads a key), printed alone.
@@ -571,6 +578,9 @@ def _jq(words: list[str]) -> bool:
         i += 3 if words[i] in ("--arg", "--argjson", "--slurpfile", "--rawfile") else 2 if words[i] in flags_with_value else 1
     if i >= len(words):
         return False
-    last = words[i].rsplit("|", 1)[-1].split("//", 1)[0].strip()
+    stages = words[i].split("|")
+    while len(stages) > 1 and _KEEPS_VALUE(stages[-1].strip()):  # `.data.token | @base64d`
+        stages.pop()
+    last = stages[-1].split("//", 1)[0].strip()
     m = _JQ_LAST_FIELD.search(last)
     return m is not None and is_secret_name(m.group("quoted") or m.group("bare") or m.group("key"))
