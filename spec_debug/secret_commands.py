@@ -399,7 +399,15 @@ def _prints_value(words: list[str]) -> bool:
         return any(_secret_file(w) for w in words[1:] if not w.startswith("-"))
     if name == "printenv":  # `printenv VLLM_API_KEY`: that variable's value alone (printenv(1))
         return any(is_secret_name(w) for w in words[1:] if not w.startswith("-"))
+    if name.startswith("python") and "-c" in words:  # `python3 -c 'import os; print(os.environ["HF_TOKEN"])'`
+        script = _option(words, "-c") or ""
+        return "print" in script and any(is_secret_name(m.group(1)) for m in _PRINTED_ENV(script))
     return _password_manager(words)
+
+
+_PRINTED_ENV = re.compile(r"""print\(\s*(?:os\.)?(?:environ(?:\.get)?\s*[\[(]|getenv\s*\()\s*["']([A-Za-z_][A-Za-z0-9_]*)["']""").finditer
+"""A Python script's print of an environment variable's value: `print(os.environ["HF_TOKEN"])`,
+`print(os.getenv('VLLM_API_KEY'))` (not `print(len(os.environ["HF_TOKEN"]))`)."""
 
 
 _SSH_ARG_FLAGS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
