@@ -4,8 +4,9 @@ One splitter for the readers that must tell an operator from a word, on both sid
 package: the session analyzer's (session/shell_words.py: what a command does to a host, its
 pipelines, its status) and the runner's (secret_commands.py: whether a step prints a secret's
 value). Each word says whether it is an operator, so a quoted ``'>'`` is a word (``grep '>'
-x``) and an unquoted one a redirection. (session/shell.py's ``split_words`` is the analyzer's
-faster, lossier split, one regex pass per event, for where a command runs.)
+x``) and an unquoted one a redirection; :func:`heredocs` finds the bodies a command's ``<<WORD``
+feeds it, which are no commands. (session/shell.py's ``split_words`` is the analyzer's faster,
+lossier split, one regex pass per event, for where a command runs.)
 """
 
 from __future__ import annotations
