@@ -358,8 +358,8 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # Nor is a redirection or another shell operator: `gh auth login --with-token < mytoken.txt`
     # (a flag that reads the token from standard input) read `--with-token ***REDACTED*** mytoken.txt`.
     re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]?key|(?:auth|access|refresh)?token|passw(?:or)?d|passphrase|secret(?:[-_]key)?|account[-_]key|private[-_]key(?=(?:[-_]?\d{1,3})?[= ]+[\"']?(?:0x)?[0-9a-f]{32,}\b))"
-               r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE
-               + r"(?P<secret>" + _TEMPLATE_WITH_DEFAULT + r"|\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"]+)"),
+               r"(?:[-_]?\d{1,3})?[= \x00]+" + _SHELL_REFERENCE + _TEMPLATE_REFERENCE + _NO_SECRET_IN_CODE
+               + r"(?P<secret>" + _TEMPLATE_WITH_DEFAULT + r"|\"[^\"]+\"|'[^']+'|(?!\"\"|''|--|[<>|&;])[^\s'\"\x00]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
     # dict or JSON object (`headers={"Authorization": "Bearer ..."}` in the script an agent writes to
     # call the server's OpenAI-compatible API, whose key `--api-key` set: any string, no token shape).
@@ -1364,9 +1364,9 @@ _PATTERNS_WITH_CLIENTS_NO_PASS = [pattern for pattern in _PATTERNS_WITH_CLIENTS
 # so every block of a server log ran every pattern), and a secret never starts with a space.
 # (the quote after the name may be escaped: a JSON body inside a double-quoted shell word)
 _TOKEN_ASSIGN = re.compile(r"token(?:[_-]?\d{1,3})?\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
-_TOKEN_FLAG = re.compile(r"(?:[-_]|auth|access|refresh)token(?:[-_]?\d{1,3})?[= ]").search
+_TOKEN_FLAG = re.compile(r"(?:[-_]|auth|access|refresh)token(?:[-_]?\d{1,3})?[= \x00]").search
 _KEY_ASSIGN = re.compile(r"key(?:[_-]?\d{1,3})?\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
-_KEY_FLAG = re.compile(r"(?:[-_]|api)key(?:[-_]?\d{1,3})?[= ]").search
+_KEY_FLAG = re.compile(r"(?:[-_]|api)key(?:[-_]?\d{1,3})?[= \x00]").search
 # a secret-named variable's name, then its value's key: `HF_TOKEN\n  value:`, `"HF_TOKEN", "value":`
 _ENV_PAIR = re.compile(r"(?:token|key)(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?value[\"']?\s*[:=]").search
 # `environ["HF_TOKEN"] = ` and `setdefault("HF_TOKEN", ` in code (lowered text)

@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from spec_debug.session.shell_words import heredocs, quote_state, status_pipeline
+from spec_debug.session.shell_words import heredocs, status_pipeline
+from spec_debug.shell_split import quote_state
 
 SSH_VALUE_FLAGS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
 """The ssh(1) options that take a value (getopt string in openssh-portable ssh.c)."""

@@ -3,7 +3,8 @@ that decide what a command does to a host (:mod:`host_changes`, :mod:`follow`).
 
 Unlike :func:`spec_debug.session.shell.split_words` (the analyzer's fast split, which finds
 where a command runs), each word says whether it is an operator, so a quoted ``'>'`` is a word
-(``grep '>' x``) and an unquoted one a redirection; heredoc bodies are left out first.
+(``grep '>' x``) and an unquoted one a redirection (spec_debug/shell_split.py, the splitter the
+runner's secret_commands.py reads a step's command with too); heredoc bodies are left out first.
 """
 
 from __future__ import annotations
@@ -11,14 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-# A heredoc's body runs from the line after its `<<WORD` to a line that is the word and nothing
-# else: no spaces around it, leading tabs only after `<<-` (bash(1), Here Documents; bash
-# feeds "  EOF", "EOF " and "EOFX" to the command as body lines). A body the input ends inside
-# runs to the end ("here-document at line 1 delimited by end-of-file (wanted `EOF')", and bash
-# runs the command). The word ends where a word character cannot follow (`<<EOFX` is not
-# `<<EOF`); `<<<` is a here-string. shell._SSH_HEREDOC reads an ssh's heredoc by the same rules.
-_HEREDOC = re.compile(r"(?<!<)<<(?!<)(-)?[ \t]*\\?(['\"]?)([A-Za-z0-9_.-]+)\2(?![A-Za-z0-9_.-])")
-
+from spec_debug.shell_split import heredocs
+from spec_debug.shell_split import shell_words as _shell_words
 
 def _without_heredoc_bodies(text: str) -> str:
     """The command lines without what heredocs feed them: a Python body's `if n > 3:` is no
@@ -33,40 +28,6 @@ def _without_heredoc_bodies(text: str) -> str:
         pos = end
     out.append(text[pos:])
     return "".join(out)
-
-
-def heredocs(text: str) -> Iterator[tuple[re.Match, int, int, int]]:
-    """Each heredoc of ``text``: its operator, where its body starts and ends, and where the
-    text goes on after its terminator line."""
-    pos = 0
-    while (m := _HEREDOC.search(text, pos)) is not None:
-        nl = text.find("\n", m.end())
-        if nl < 0:
-            return  # the input ends on the `<<` line: no body
-        line_start = text.rfind("\n", 0, m.start()) + 1
-        pos = nl + 1
-        # the line's quotes are followed once from its start, op to op (each op's own scan of
-        # the line was quadratic: `a << b` 2000 times on one line took 0.9 s)
-        # the same for the `((` still open (each op's own count from the line's start was
-        # quadratic again: 10,000 'a << b' took 0.9 s, 0.03 s before 72aa80d)
-        scanned, quote, escaped, arith = line_start, None, False, 0
-        for op in _HEREDOC.finditer(text, m.start(), nl):
-            quote, escaped = quote_state(text, scanned, op.start(), quote, escaped)
-            arith += text.count("((", scanned, op.start()) - text.count("))", scanned, op.start())
-            scanned = op.start()
-            if _shift_or_quoted(op, quote, arith > 0):
-                continue
-            body_end, after = _body_end(text, pos, op.group(3), tabs=op.group(1) is not None)
-            yield op, pos, body_end, after
-            pos = after
-
-
-def _body_end(text: str, start: int, word: str, *, tabs: bool) -> tuple[int, int]:
-    """Where the heredoc body that starts at ``start`` ends, and where the text goes on after
-    its terminator line; both the end of the input when no terminator comes."""
-    indent = r"\t*" if tabs else ""  # <<- strips the terminator's leading tabs
-    end = re.compile(rf"^{indent}{re.escape(word)}$", re.MULTILINE).search(text, start)
-    return (end.start(), end.end() + 1) if end is not None else (len(text), len(text))
 
 
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
@@ -123,70 +84,6 @@ def _piped_to(command: str, at: int) -> list[str] | None:
     if bar < 0 or rest[bar + 1:bar + 2] == "|":
         return None
     return next((a for a in simple_commands(rest[bar + 1:]) if isinstance(a, list)), None)
-
-
-def _shift_or_quoted(op: re.Match, quote: str | None, in_arithmetic: bool) -> bool:
-    """Whether the ``<<`` of ``op`` is no heredoc: arithmetic's shift (a number after it, or
-    inside an open ``((``: `echo $((1<<20))`) or inside a quote still open on its line
-    (`python3 -c "print(1 << n)"`, `ssh h 'cat <<EOF'`)."""
-    return op.group(3).isdigit() or in_arithmetic or quote is not None
-
-
-def quote_state(text: str, start: int, end: int, quote: str | None, escaped: bool) -> tuple[str | None, bool]:
-    """The quote open (and whether a backslash escapes the next character) at ``end``, from
-    the state at ``start``."""
-    for ch in text[start:end]:
-        if escaped:
-            escaped = False
-        elif ch == "\\" and quote != "'":
-            escaped = True
-        elif quote:
-            quote = None if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-    return quote, escaped
-
-
-def _shell_words(text: str) -> list[tuple[str, bool]]:
-    """``text`` as shell words and operators (is_op), quotes removed from words: a quoted
-    ``'>'`` is a word (grep '>' x), an unquoted one a redirection."""
-    out: list[tuple[str, bool]] = []
-    word: list[str] = []
-    has_word = False
-    quote = None
-    escaped = after_space = False
-    for ch in text:
-        if escaped:
-            word.append(ch)
-            escaped = False
-        elif quote:
-            if ch == quote:
-                quote = None
-            elif ch == "\\" and quote == '"':
-                escaped = True
-            else:
-                word.append(ch)
-        elif ch == "\\":
-            escaped, has_word = True, True
-        elif ch in "'\"":
-            quote, has_word = ch, True
-        elif ch in " \t\r" or ch in ";&|<>()\n":
-            if has_word or word:
-                out.append(("".join(word), False))
-                word, has_word = [], False
-            if ch in ";&|<>()\n":
-                if out and out[-1][1] and ch not in "()\n" and out[-1][0][-1:] in ";&|<>" and not after_space:
-                    out[-1] = (out[-1][0] + ch, True)
-                else:
-                    out.append((ch, True))
-            after_space = ch in " \t\r"  # `> >` is two operators, `>>` one
-            continue
-        else:
-            word.append(ch)
-        after_space = False
-    if has_word or word:
-        out.append(("".join(word), False))
-    return out
 
 
 def ssh_reads_local_file(command: str) -> bool:
