@@ -1088,6 +1088,13 @@ def _spec(name: str, host_vars: dict[str, Any], path: str, origins: dict[str, st
     # Ansible renders these as it renders the others (`ansible_become_user: "{{ svc_user }}"`);
     # the warning showed the template text as the user. Only warned of, so never refused: one
     # that cannot render here (a var of the play) stays as written and the warning says so.
+    for key in _BECOME_VARS:
+        value = host_vars.get(key)
+        if isinstance(value, str) and "{{" in value:
+            try:
+                host_vars[key] = _env_lookups_done(name, key, value, path)
+            except UsageError:
+                pass  # an unset variable: left as written, as a template that does not render
     _templates_rendered(name, host_vars, path, _BECOME_VARS, strict=False)
     for key in _HOW_TO_CONNECT:
         value = host_vars.get(key)

@@ -64,3 +64,20 @@ def test_a_template_of_the_plays_vars_is_said_to_be_one(tmp_path: Path, monkeypa
         f"{inv}: ansible_become is set for gpu01 " + SAID.format(
             user="the user '{{ play_user }}' names, a template spec-debug cannot render from the inventory",
             method="sudo", login="ops", need="that user")]
+
+
+def test_an_env_lookup_in_become_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ansible_become_user: "{{ lookup('env', 'SVC_USER') }}"`, read as in the connection
+    variables; unset, it stays a template, named as one."""
+    inv = tmp_path / "hosts.yml"
+    inv.write_text("all:\n  hosts:\n    gpu01:\n      ansible_user: ops\n      ansible_become: \"{{ lookup('env', 'BECOME') }}\"\n"
+                   "      ansible_become_user: \"{{ lookup('env', 'SVC_USER') }}\"\n")
+    monkeypatch.setenv("BECOME", "yes")
+    monkeypatch.setenv("SVC_USER", "sglang")
+    assert _warnings(inv, monkeypatch, tmp_path) == [
+        f"{inv}: ansible_become is set for gpu01 " + SAID.format(user="sglang", method="sudo", login="ops", need="sglang")]
+    monkeypatch.delenv("SVC_USER")
+    assert _warnings(inv, monkeypatch, tmp_path) == [
+        f"{inv}: ansible_become is set for gpu01 " + SAID.format(
+            user="the user \"{{ lookup('env', 'SVC_USER') }}\" names, a template spec-debug cannot render from the inventory",
+            method="sudo", login="ops", need="that user")]
