@@ -903,9 +903,16 @@ def become_warning(become: tuple[str, str, str], hosts: list[str], login: str | 
     method it asks for) spec-debug does not do; `login`: the user the steps run as, if known."""
     where, become_user, method = become
     steps_run_as = f"the login user ({login})" if login is not None else "the login user"
-    return (f"{where}: ansible_become is set for {some_names(hosts)} (as {become_user}, by {method}), which spec-debug "
-            f"does not do: steps run as {steps_run_as}, and a step that needs {become_user} fails (Permission denied); "
-            f"write `sudo -n` into that step's command, or log in as {become_user} (ansible_user)")
+    as_user = user = become_user
+    if "{{" in become_user:
+        # a template over vars the inventory does not hold (the play's): not shown as a user name
+        as_user = f"the user {become_user!r} names, a template spec-debug cannot render from the inventory"
+        user = "that user"
+    if "{{" in method:
+        method = f"{method!r}"
+    return (f"{where}: ansible_become is set for {some_names(hosts)} (as {as_user}, by {method}), which spec-debug "
+            f"does not do: steps run as {steps_run_as}, and a step that needs {user} fails (Permission denied); "
+            f"write `sudo -n` into that step's command, or log in as {user} (ansible_user)")
 
 
 def _become_note(host_vars: dict[str, Any], user: str | None, source: Callable[[str], str]) -> tuple[str, str, str] | None:
@@ -932,6 +939,9 @@ def _become_note(host_vars: dict[str, Any], user: str | None, source: Callable[[
     if user is not None and user == become_user:
         return None
     return source("ansible_become"), become_user, str(host_vars.get("ansible_become_method") or "sudo")
+
+
+_BECOME_VARS = ("ansible_become", "ansible_become_user", "ansible_become_method")
 
 
 # ansible_connection values that mean SSH (ansible/ansible: lib/ansible/plugins/connection/;
@@ -1029,7 +1039,8 @@ def _env_lookups_done(name: str, key: str, value: str, path: str) -> str:
     return _ENV_LOOKUP.sub(value_of, value)  # each lookup in the text, not only a whole value
 
 
-def _templates_rendered(name: str, host_vars: dict[str, Any], path: str) -> None:
+def _templates_rendered(name: str, host_vars: dict[str, Any], path: str, keys: tuple[str, ...] = _HOW_TO_CONNECT,
+                        strict: bool = True) -> None:
     """The connection variables that are templates over the host's other vars, rendered as
     Ansible renders them: `ansible_host: "{{ inventory_hostname }}.ib.cluster"`,
     `ansible_user: "{{ lab_user }}"` with lab_user in group_vars, `-W {{ ansible_host }}:22` in
@@ -1037,7 +1048,8 @@ def _templates_rendered(name: str, host_vars: dict[str, Any], path: str) -> None
     them, while the same inventory's playbook vars were rendered (engine.py). Only these and the
     vars they use are rendered here (a playbook var still renders at the run); one that cannot
     (an undefined name, a lookup other than env) is refused naming the host and the variable.
-    Passwords and vault values never take part; a value tagged `!unsafe` stays text."""
+    Passwords and vault values never take part; a value tagged `!unsafe` stays text. `keys`: the
+    variables to render; not `strict`: one that cannot render stays as written, unrefused."""
     from spec_debug.errors import TemplateError
     from spec_debug.playbook.templating import resolve_vars, template_texts, var_references
 
@@ -1045,7 +1057,7 @@ def _templates_rendered(name: str, host_vars: dict[str, Any], path: str) -> None
         value = host_vars.get(key)
         return bool(template_texts(value)) and not getattr(value, "ansible_unsafe", False)
 
-    pending = [key for key in _HOW_TO_CONNECT if isinstance(host_vars.get(key), str) and renderable(key)]
+    pending = [key for key in keys if isinstance(host_vars.get(key), str) and renderable(key)]
     if not pending:
         return
     # ansible_playbook_python, the Python running Ansible, as inventories write a local host's
@@ -1069,6 +1081,8 @@ def _templates_rendered(name: str, host_vars: dict[str, Any], path: str) -> None
     try:
         rendered = resolve_vars(values, sorted(templated), name, where)
     except TemplateError as exc:
+        if not strict:
+            return
         raise UsageError(exc.message, hint="define the vars it uses in the inventory (or group_vars/host_vars), "
                                            "or write the value out") from None
     for key in pending:
@@ -1091,6 +1105,17 @@ def _spec(name: str, host_vars: dict[str, Any], path: str, origins: dict[str, st
         if isinstance(value, str) and "{{" in value:
             value = host_vars[key] = _env_lookups_done(name, key, value, path)
     _templates_rendered(name, host_vars, path)
+    # Ansible renders these as it renders the others (`ansible_become_user: "{{ svc_user }}"`);
+    # the warning showed the template text as the user. Only warned of, so never refused: one
+    # that cannot render here (a var of the play) stays as written and the warning says so.
+    for key in _BECOME_VARS:
+        value = host_vars.get(key)
+        if isinstance(value, str) and "{{" in value:
+            try:
+                host_vars[key] = _env_lookups_done(name, key, value, path)
+            except UsageError:
+                pass  # an unset variable: left as written, as a template that does not render
+    _templates_rendered(name, host_vars, path, _BECOME_VARS, strict=False)
     for key in _HOW_TO_CONNECT:
         value = host_vars.get(key)
         if isinstance(value, str) and "{{" in value:

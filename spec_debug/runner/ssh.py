@@ -838,6 +838,18 @@ class SSHTransport(Transport):
                 hint="get a certificate without force-command for this account from your CA (Vault: the role's critical "
                 "options), or log in with another key (IdentityFile for this host in your ssh config)",
             )
+        line = _forced_by_authorized_keys(getattr(self._connection.transport, "server_debug", ()))
+        if line is not None:
+            # sshd said, after the login, that the authorized_keys line that let the key in has a
+            # command="..." option: the hint's other guesses (nologin, rc files) sent people elsewhere.
+            raise RemoteShellError(
+                f"{self.host}: the login shell did not run the command: the host's authorized_keys line that let the key "
+                f"in ({line}) forces a command in place of every other, its command=\"...\" option "
+                f"(exit code {outcome.exit_code}, {shown})",
+                hint=f"on the host, take command=\"...\" off line {line} (or ask its admin; such keys are often kept "
+                     "for backups or rsync), or log in with another key whose line has none (IdentityFile for this "
+                     "host in your ssh config)",
+            )
         refused = RemoteShellError(
             f"{self.host}: the login shell did not run the command (exit code {outcome.exit_code}, {shown})",
             hint=_NO_COMMAND_HINT.format(exits=_startup_file_exits(None)),
@@ -1574,6 +1586,19 @@ _EXECED_SHELLS = (
     ("Multiple parse errors in [", "elvish"),
     ("SyntaxError: ('code: ", "xonsh"),
 )
+
+
+def _forced_by_authorized_keys(server_debug: Iterable[str]) -> str | None:
+    """`FILE:LINE` of the authorized_keys line with a forced command that let the key in, as
+    sshd tells the client after the login ("/home/ops/.ssh/authorized_keys:3: key options:
+    command user-rc"; openssh-portable: auth.c, auth_log_authopts, sent by auth_debug_send),
+    else None. A certificate's options come as "...: key options: ..." too; those are named
+    from the certificate itself (ssh_certificates.forced_command) before this is asked."""
+    for said in server_debug:
+        where, marker, options = said.rpartition(": key options:")
+        if marker and where and "command" in options.split():
+            return where
+    return None
 
 
 def _exec_named(refused: RemoteShellError, said: Iterable[str]) -> RemoteShellError:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import errno
 import threading
 import time
-from typing import Callable
+from typing import Callable, Iterable
 
 import paramiko
 
@@ -104,6 +104,35 @@ def _refuse_jump_loop(jump: SSHTarget, reaching: tuple[SSHTarget, ...]) -> None:
             )
 
 
+def _prohibited_hint(jump: str, where: str, server_debug: Iterable[str]) -> str:
+    """What forbids the jump host to forward to `where`. After a key login sshd tells the client
+    the options of the authorized_keys line that let the key in ("FILE:LINE: key options:
+    port-forwarding pty ..."; openssh-portable: auth.c, auth_log_authopts): a line without
+    port-forwarding (restrict, no-port-forwarding) or with a permitopen= list is the cause, and
+    a line that allows it leaves sshd_config. The hint guessed among them all, and sent people
+    to ask an admin to change sshd_config where their own key's line was the cause."""
+    for said in server_debug:
+        line, marker, options = said.rpartition(": key options:")
+        if not (marker and line):
+            continue
+        words = options.split()
+        if "port-forwarding" not in words:
+            return (f"the line of your key in {jump}'s authorized_keys ({line}) forbids forwarding (restrict, or "
+                    "no-port-forwarding; sshd says its options are: " + (" ".join(words) or "none") + "): add "
+                    f"port-forwarding to that line (restrict,port-forwarding), or reach {jump} with another key; "
+                    "`ssh -J` is refused the same way")
+        if "permitopen" in words:
+            return (f"the line of your key in {jump}'s authorized_keys ({line}) has a permitopen= list that leaves "
+                    f"{where} out: add permitopen=\"{where}\" to it, or reach {jump} with another key; "
+                    "`ssh -J` is refused the same way")
+        return (f"{jump}'s sshd_config forbids it (AllowTcpForwarding no, DisableForwarding yes, a PermitOpen list; "
+                f"your key's line, {line}, allows forwarding); `ssh -J` is refused the same way: ask for forwarding "
+                "to be allowed, or use another jump host")
+    return (f"{jump}'s sshd_config forbids it (AllowTcpForwarding no, DisableForwarding yes, "
+            "a PermitOpen list), or your key's authorized_keys line does (restrict, permitopen=); "
+            "`ssh -J` is refused the same way: ask for forwarding to be allowed, or use another jump host")
+
+
 def _jump_channel(gateway: Connection, target: SSHTarget) -> "_JumpSocket":
     where = target.address
     try:
@@ -113,9 +142,7 @@ def _jump_channel(gateway: Connection, target: SSHTarget) -> "_JumpSocket":
             raise HostUnreachableError(
                 f"{target.alias}: jump host {gateway.target.alias} could not open a connection to {where}: "
                 f"it refuses to forward connections there ({exc.text})",
-                hint=f"{gateway.target.alias}'s sshd_config forbids it (AllowTcpForwarding no, DisableForwarding yes, "
-                "a PermitOpen list), or your key's authorized_keys line does (restrict, permitopen=); "
-                "`ssh -J` is refused the same way: ask for forwarding to be allowed, or use another jump host",
+                hint=_prohibited_hint(gateway.target.alias, where, getattr(gateway.transport, "server_debug", ())),
             ) from None
         raise HostUnreachableError(
             f"{target.alias}: jump host {gateway.target.alias} could not open a connection to {where} ({exc.text})",

@@ -271,8 +271,9 @@ def parse_destination(text: str) -> Destination:
     uri = raw.startswith("ssh://")  # `SSH://ops@gpu01` is user SSH://ops to ssh(1) 9.2 (`ssh -G`)
     if uri:
         raw = _uri_authority(raw[len("ssh://") :], text)
+        _refuse_uri_host(raw, text)
     user, at, address = raw.rpartition("@")
-    if address.count(":") >= 2 and _is_ipv6_address(address) and (user or not at):
+    if not uri and address.count(":") >= 2 and _is_ipv6_address(address) and (user or not at):
         # A bare IPv6 address, as ssh(1) takes it (`ssh root@2001:db8::5`, `ssh fe80::1%eth0`:
         # it splits off the user at the last `@` and reads no port there, openssh-portable:
         # ssh.c, main). Its colons are not a `:port`; it was "cannot parse host".
@@ -287,10 +288,13 @@ def parse_destination(text: str) -> Destination:
     if port is not None and not 0 < int(port) < 65536:
         raise UsageError(f"port {port} out of range in host {text!r}")
     user = match.group("user")
+    host = match.group("ipv6") or match.group("host")
     if uri and user is not None:
         user = _uri_user(user, text)
+    if uri and host.endswith("."):
+        host = host[:-1]  # `ssh://gpu01.example.com.` is gpu01.example.com to ssh(1) (misc.c, valid_domain)
     return Destination(
-        host=match.group("ipv6") or match.group("host"),
+        host=host,
         user=user,
         port=int(port) if port else None,
     )
@@ -313,6 +317,42 @@ def _uri_authority(rest: str, text: str) -> str:
         raise UsageError(f"cannot parse host {text!r}: a path after the host, which ssh(1) refuses in a destination",
                          hint="write ssh://USER@HOST:PORT, with no path")
     return rest
+
+
+def _refuse_uri_host(authority: str, text: str) -> None:
+    """Refuse the host of an `ssh://` URI (`authority`: its `[user@]host[:port]`) that ssh(1)
+    refuses, as it reads it (openssh-portable: misc.c, parse_uri): the user ends at the first
+    `@`, and the host, brackets taken off, must be a domain name (valid_domain: a letter or
+    digit first, then letters, digits, `.`, `-`, `_`, no `..`). `ssh://a@b@gpu01` was the user
+    `a@b` here, where `ssh` says its usage; `ssh://[::1]:22` connected here, where `ssh`
+    refuses it (an IPv6 address is no domain name), and a hint or a copy of the host list
+    that worked here failed there."""
+    user, at, rest = authority.partition("@")
+    if "@" in rest:
+        raise UsageError(f"cannot parse host {text!r}: ssh(1) reads the URI's user up to its first '@' "
+                         f"({user!r}) and refuses the host {rest.rpartition(':')[0] if rest.count(':') == 1 else rest!r}",
+                         hint="in an ssh:// URI write an @ in the user as %40 (ssh://jdoe%40corp@gpu01); "
+                              "or write USER@HOST without ssh://")
+    host = rest if at else user
+    if host.startswith("["):
+        host = host[1:].partition("]")[0]
+    elif host.count(":") == 1:
+        host = host.partition(":")[0]
+    if ":" in host:
+        raise UsageError(f"cannot parse host {text!r}: ssh(1) takes no IPv6 address in an ssh:// URI",
+                         hint="write USER@[IPV6]:PORT (or USER@IPV6), without ssh://")
+    if not host:
+        return  # no host: the generic "cannot parse host"
+    bad = None
+    if not host[0].isascii() or not host[0].isalnum():
+        bad = "starts with an invalid character"
+    elif ".." in host:
+        bad = "has two dots in a row"
+    elif any(not (c.isascii() and (c.isalnum() or c in ".-_")) for c in host):
+        bad = "has characters a host name cannot have"
+    if bad is not None:
+        raise UsageError(f"cannot parse host {text!r}: the host {host!r} {bad} (ssh(1) refuses the URI too)",
+                         hint="write ssh://USER@HOST:PORT with a host name of letters, digits, '.', '-' and '_'")
 
 
 def _uri_user(user: str, text: str) -> str:

@@ -18,6 +18,7 @@ from paramiko.auth_handler import AuthHandler
 from paramiko.buffered_pipe import BufferedPipe
 from paramiko.common import (
     CONNECTION_FAILED_CODE,
+    DEBUG,
     ERROR,
     MSG_CHANNEL_CLOSE,
     MSG_CHANNEL_DATA,
@@ -407,6 +408,10 @@ class _SignalAwareTransport(paramiko.Transport):
     """Why the host key was accepted although known_hosts disagrees (StrictHostKeyChecking no)."""
     signing_agent: object | None = None
     """The ssh-agent the login in progress signs with (ssh_auth.authenticate), which _auth_verdict waits for."""
+    server_debug: tuple[str, ...] = ()
+    """The server's SSH_MSG_DEBUG texts, each once, the first few: after a key login sshd sends
+    the options of the authorized_keys line that let the key in (`FILE:LINE: key options:
+    command`; openssh-portable: auth.c, auth_log_authopts), which `ssh -v` prints as "Remote:"."""
     """Why the connection was given up, when the server stopped answering."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -526,6 +531,15 @@ class _SignalAwareTransport(paramiko.Transport):
         elif isinstance(msg, str) and msg.startswith("Disconnect (code "):
             self.disconnect_reason = msg.partition("): ")[2].strip() or None
         super()._log(level, msg, *args)
+
+    def _parse_debug(self, m: paramiko.Message) -> None:
+        """paramiko's, keeping what the server said (server_debug); paramiko only logs it."""
+        m.get_boolean()  # always_display
+        said = " ".join(m.get_string().decode("utf-8", "replace").split())[:300]
+        m.get_string()  # language
+        if said and said not in self.server_debug and len(self.server_debug) < 8:
+            self.server_debug = (*self.server_debug, said)
+        self._log(DEBUG, f"Debug msg: {said}")
 
     def _parse_channel_open_failure(self, m: paramiko.Message) -> None:
         """paramiko's, keeping what the server said of why. paramiko names the refusal by its
