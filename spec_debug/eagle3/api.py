@@ -1697,7 +1697,8 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     if not samples:
         raise DataError(f"{data}: no usable samples ({skipped.summary()})" if skipped.count
                         else f"{data}: no samples", hint=skipped.first_hint)
-    excluded, non_finite_notes = _non_finite_slots(samples, info.layer_ids)
+    read = len(samples)  # before _non_finite_slots leaves some out: "all read" counts them
+    samples, excluded, non_finite_notes = _non_finite_slots(samples, info.layer_ids)
     notes += non_finite_notes
     samples, long_notes = _within_max_positions(samples, loaded.model.cfg.max_position_embeddings)
     notes += long_notes
@@ -1737,8 +1738,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                    + _named_neighbour_layouts(trained, info, cfg.num_aux),
                    trained_layer_ids=trained,
                    trained_ids_assumed=not cfg.names_layer_ids and trained is not None,
-                   all_read=len(samples) < max_samples
-                   and len(samples) + skipped.count >= info.files,
+                   all_read=read < max_samples and read + skipped.count >= info.files,
                    noted=bool(notes) or skipped.count > 0,  # _finish_skipped notes skips
                    excluded_slots=excluded)
     best = tuple(report.best)
@@ -1812,23 +1812,50 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
 
 
 def _non_finite_slots(samples: list, layer_ids: Sequence[int] | None
-                      ) -> tuple[frozenset[int], list[str]]:
-    """The slots some sample holds NaN/Inf in (Sample.non_finite, a probe's read), and a note
-    per slot: which, in how many samples, where first. A wide dump's layer the draft does not
-    read (an fp16 dump's last layers, past float16's range) made every sample "skipped: NaN or
-    Inf", and `drafter layout` ended in "no usable samples" without ranking the others."""
+                      ) -> tuple[list, frozenset[int], list[str]]:
+    """The samples to rank on, the slots no candidate layout may read, and a note per slot
+    some sample holds NaN/Inf in (Sample.non_finite, a probe's read): which, in how many
+    samples, where first. A wide dump's layer the draft does not read (an fp16 dump's last
+    layers, past float16's range) made every sample "skipped: NaN or Inf", and `drafter
+    layout` ended in "no usable samples" without ranking the others.
+
+    A slot bad in fewer than half of the samples keeps its place among the candidates and
+    those samples are left out instead (every layout must be scored on the same rows): one
+    NaN in one of 3 samples of the slot holding layer 6 of a dump named one layer off took
+    that slot from every layout, and the probe, unable to score the true [2, 4, 5] (0.690),
+    said "no layout is clearly the draft's". Slots bad in fewer samples are kept first."""
     where: dict[int, list[tuple[str, str]]] = {}
-    for sample in samples:
+    holding: dict[int, set[int]] = {}
+    for i, sample in enumerate(samples):
         for slot, at in sample.non_finite.items():
             where.setdefault(slot, []).append((sample.name, at))
+            holding.setdefault(slot, set()).add(i)
+    dropped: set[int] = set()
+    kept_slots: set[int] = set()
+    for slot in sorted(where, key=lambda s: (len(holding[s]), s)):
+        if 2 * len(dropped | holding[slot]) < len(samples):
+            dropped |= holding[slot]
+            kept_slots.add(slot)
     notes = []
     for slot in sorted(where):
         name, at = where[slot][0]
         layer = f" (layer {layer_ids[slot]})" if layer_ids and slot < len(layer_ids) else ""
-        notes.append(f"slot {slot}{layer} holds NaN or Inf in {len(where[slot])} of "
-                     f"{len(samples)} samples (first {name}: {at}): left out of the candidate "
-                     "layouts; the slots the draft is configured to read are finite")
-    return frozenset(where), notes
+        said = (f"slot {slot}{layer} holds NaN or Inf in {len(where[slot])} of "
+                f"{len(samples)} samples (first {name}: {at}): ")
+        if slot in kept_slots:
+            notes.append(said + f"{SAMPLES_LEFT_OUT} (every layout is scored on the other "
+                         f"{len(samples) - len(dropped)}, which are finite in every slot "
+                         "ranked)")
+        else:
+            notes.append(said + "left out of the candidate layouts; the slots the draft is "
+                         "configured to read are finite")
+    kept = [sample for i, sample in enumerate(samples) if i not in dropped]
+    return kept, frozenset(where) - kept_slots, notes
+
+
+# How _non_finite_slots says samples were left out of the ranking for a slot kept among the
+# candidates (diagnose/steps/layout_step.py reads it: a ranking of part of the dump)
+SAMPLES_LEFT_OUT = "those samples are left out of the ranking"
 
 
 def _served_slots(served_layer_ids: Sequence[int] | None, info: DataInfo,
