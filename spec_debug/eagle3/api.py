@@ -1219,12 +1219,21 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
     samples = read_every_slot()
     if not samples:
         return []
-    # NaN/Inf there (Sample.non_finite): no reading of those slots scores
+    # NaN/Inf there (Sample.non_finite): a reading of those slots scores on the samples
+    # finite in them, with the fed slots scored on the same ones, when those are more than
+    # half (a NaN at one position of one sample of three dropped the reading, and the note
+    # that the metadata is one layer off with it); else it is not scored
+    def clean(slots: Sequence[int]) -> tuple[int, ...]:
+        return tuple(i for i, sample in enumerate(samples)
+                     if not set(sample.non_finite).intersection(slots))
+
+    kept = {shift: clean(slots) for shift, slots in shifts.items()}
+    kept = {shift: chosen for shift, chosen in kept.items() if 2 * len(chosen) > len(samples)}
     bad = {slot for sample in samples for slot in sample.non_finite}
     unread = _non_finite_neighbours(samples, info, wanted, resolved.slots, fed_score, bad,
-                                    [slots for slots in shifts.values()
-                                     if not bad.isdisjoint(slots)], command)
-    shifts = {shift: slots for shift, slots in shifts.items() if bad.isdisjoint(slots)}
+                                    [slots for shift, slots in shifts.items()
+                                     if shift not in kept], command)
+    shifts = {shift: slots for shift, slots in shifts.items() if shift in kept}
     if not shifts:
         return unread
     where = {slot: j for j, slot in enumerate(samples[0].slot_index)}
@@ -1233,25 +1242,33 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
         return []
     targets = TargetCache()
     try:
-        def score(slots: Sequence[int]) -> tuple[float, int]:
-            scored = evaluate(loaded, samples, steps=1, flags=flags, device=device,
-                              targets=targets,
+        def score(slots: Sequence[int], chosen: tuple[int, ...]) -> tuple[float, int]:
+            scored = evaluate(loaded, [samples[i] for i in chosen], steps=1, flags=flags,
+                              device=device, targets=targets,
                               layout_positions=tuple(where[s] for s in slots))
             return scored.full_accuracy[0], scored.counts["full_total"][0]
-        fed, rows = score(resolved.slots)
-        scores = {shift: score(slots)[0] for shift, slots in shifts.items()}
+        fed_on: dict[tuple[int, ...], tuple[float, int]] = {}
+        for chosen in set(kept[shift] for shift in shifts):
+            fed_on[chosen] = score(resolved.slots, chosen)
+        scores = {shift: score(slots, kept[shift])[0] for shift, slots in shifts.items()}
     except PrecisionError:
         return []
-    # the best shift; on a tie the nearest (NAMED_LAYER_SHIFTS is nearest first)
-    shift = max(scores, key=lambda k: scores[k])
+    # the best shift against the fed slots on the same samples; on a tie the nearest
+    # (NAMED_LAYER_SHIFTS is nearest first)
+    shift = max(scores, key=lambda k: scores[k] - fed_on[kept[k]][0])
+    fed, rows = fed_on[kept[shift]]
     gap = scores[shift] - fed
     if gap < CLEAR_MARGIN or round(gap * rows) < LAYOUT_MIN_GAIN:
         return unread
     slots = shifts[shift]
     named_as = [i + shift for i in wanted]
+    left_out = len(samples) - len(kept[shift])
+    on = (f"step 0 on the first {len(samples)} sample(s)" if not left_out else
+          f"step 0 on {len(kept[shift])} of the first {len(samples)} sample(s), leaving out "
+          f"{left_out} with NaN or Inf in slot(s) {sorted(bad.intersection(slots))}")
     return [f"the slots {list(slots)} the dump's layer_ids metadata names as layers "
             f"{named_as} score {scores[shift]:.3f} at step 0 vs {fed:.3f} for {named}, fed "
-            f"to fc (step 0 on the first {len(samples)} sample(s)): "
+            f"to fc ({on}): "
             f"{_metadata_off(shift, named_as)}; --layout "
             f"{','.join(map(str, slots))} evaluates with those slots, `{command}` ranks every "
             "layout of the dump"]

@@ -28,7 +28,7 @@ world = informative_world("h77_layout_nan_some", seed=3)
 
 
 def _every_layer_dump(world: Path, name: str, samples: int, nan_in: set[int],
-                      nan_slot: int = 5) -> Path:
+                      nan_slot: int = 5, seed: int = 11) -> Path:
     """`samples` samples of the input to each verifier layer (slot i: layer i, the embedding
     output first) and the final state, named one layer up (1..9) as a dumper numbering each
     layer's output names them; the final states made informative for the world's draft as
@@ -43,7 +43,7 @@ def _every_layer_dump(world: Path, name: str, samples: int, nan_in: set[int],
     config = Eagle3SpeculatorConfig.from_pretrained(str(world / "draft"))
     config.transformer_layer_config._attn_implementation = "eager"
     reference = Eagle3DraftModel.from_pretrained(str(world / "draft"), config=config).eval()
-    generator = torch.Generator().manual_seed(11)
+    generator = torch.Generator().manual_seed(seed)
     for i in range(samples):
         ids, captured = vllm_style_states(verifier, torch.randint(0, V, (14 + i % 3,),
                                                                   generator=generator))
