@@ -1703,7 +1703,10 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     notes = input_notes + notes + [f"{i['code']}: {i['message']}" for i in vocab_issues]
     trained = cfg.trained_layer_ids(n_layers, arch) if n_layers else _trained_without_depth(cfg)
     numbered = _every_layer_layouts(trained, info, cfg.num_aux)
-    # all slots except the final one are candidates; the final state is read separately. A
+    # every slot is a candidate, the final one included: a dump written with the final layer
+    # elsewhere holds an aux layer there (layout.final_slot_check ranks [1, 2, 3] on
+    # [final, l2, l4, l5]), and a normal dump of A+1 slots gives (A+1)! orders (test_world pins
+    # 24 for 4 slots); the final state is also read on its own, as the targets. A
     # slot holding NaN/Inf is refused only where the draft is configured to read it: another
     # (a layer of a wide dump the draft does not use) is left out of the candidates
     skipped = SkippedFiles()
