@@ -976,6 +976,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
         input_notes += flag_notes
 
     every_slot: list[list] = []
+    order_found: dict[str, Any] = {}  # _slot_order_note's best order, when it gave one
 
     def every_slot_samples() -> list:
         """Every slot of a few samples, bounded in bytes as `drafter layout` reads them (a
@@ -1005,7 +1006,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
             f" --target {target}" if target is not None else "")
         # a dump that names its slots is checked on the slots its metadata names for the
         # draft's layers, read as the evaluation read them (no wider read)
-        input_notes += _slot_order_note(
+        order_notes = _slot_order_note(
             loaded, resolved,
             list(_enough_rows(iter_samples(data, slots=resolved.slots, final=has_final,
                                            max_samples=min(_FLAG_CHECK_SAMPLES,
@@ -1013,16 +1014,27 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                                            spec=fc_spec, skipped=SkippedFiles(), masks=masks),
                               every_position))
             if resolved.how == "layer_ids" else every_slot_samples(),
-            NormFlags.of(flag_values), device, command, target_ckpt)
-    if semantics == "reference" and len(input_notes) == causes_named \
+            NormFlags.of(flag_values), device, command, target_ckpt, found=order_found)
+        input_notes += order_notes
+    # a named dump's other order of its slots may gain a few rows where the neighbouring
+    # layers gain many: a dump named one layer off was told "aux slots [1, 4, 3] score 0.405
+    # vs 0.360 ... in another order than it was trained on" (5 of 111 rows), and the check
+    # of its neighbours (slots [2, 4, 5]: 0.698) never ran; the larger gain is the cause
+    order_named = bool(order_found) and resolved.how == "layer_ids"
+    if semantics == "reference" and (len(input_notes) == causes_named or order_named) \
             and _named_layers_checkable(loaded, resolved, result):
         # no cause named, the slots' order included: are the slots the metadata names the
         # draft's layers at all?
-        input_notes += _named_layers_note(
+        shift_found: dict[str, Any] = {}
+        named_notes = _named_layers_note(
             loaded, info, resolved, result.full_accuracy[0], every_slot_samples,
             NormFlags.of(flag_values), device,
             f"spec-debug drafter layout --model {model} --data {data}" + (
-                f" --target {target}" if target is not None else ""))
+                f" --target {target}" if target is not None else ""), found=shift_found)
+        if not order_named:
+            input_notes += named_notes
+        elif shift_found and _clearly_more(shift_found, order_found):
+            input_notes = [n for n in input_notes if n not in order_notes] + named_notes
     if result.samples and not any(_EXACT_EMBEDDING in n for n in input_notes):
         input_notes += _fed_embedding_note(
             loaded, info, resolved, cfg.trained_layer_ids(n_layers, arch) if n_layers else None,
@@ -1092,7 +1104,8 @@ def _slot_order_checkable(loaded, info: DataInfo, resolved: ResolvedLayout, resu
 
 
 def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: str,
-                     command: str, target_ckpt=None) -> list[str]:
+                     command: str, target_ckpt=None,
+                     found: dict[str, Any] | None = None) -> list[str]:
     """A note when a draft scores low on a dump that does not name its slots, or names them
     in its layer_ids metadata (_slot_order_checkable), and another order of its aux slots
     fits the weights clearly better (layout.unclear_rows' margins): eval feeds fc the slots it assumes (the first A, or
@@ -1100,7 +1113,7 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
     layer31]) against [layer3, layer31, layer59]) scored like weak weights with no word.
     Every order of the aux slots at step 0, on the few samples the other checks read (A!
     passes: 6 for 3 aux); a draft that scores low on every order (weak or random weights)
-    gets no note."""
+    gets no note. `found`, when given, gets the best order's step-0 score and rows."""
     import itertools
 
     from spec_debug.eagle3.evaluate import PrecisionError, TargetCache, evaluate
@@ -1153,6 +1166,8 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
            "and dump again), or the draft was trained on these layers in that order, not the "
            "order its eagle_aux_hidden_state_layer_ids lists and the engines feed"
            if named else "")
+    if found is not None:
+        found.update(score=best_score, rows=rows)
     # SD401 quotes this note by its words (diagnose/checks/drafter.py SLOT_ORDER)
     return [f"aux slots {list(best)} score {best_score:.3f} at step 0 vs {fed_score:.3f} "
             f"for slots {list(fed)} fed to fc ({how}; step 0 on the first {len(samples)} "
@@ -1175,6 +1190,15 @@ NAMED_LAYERS_CHECK_BELOW = 0.6
 NAMED_LAYER_SHIFTS = (-1, 1, -2, 2)
 
 
+def _clearly_more(found: dict[str, Any], than: dict[str, Any]) -> bool:
+    """A reading's step-0 score (`found`: score, rows) clearly above another's: by
+    CLEAR_MARGIN and LAYOUT_MIN_GAIN rows, the margins the checks name a layout with."""
+    from spec_debug.eagle3.layout import CLEAR_MARGIN, LAYOUT_MIN_GAIN
+
+    gap = found["score"] - than["score"]
+    return gap >= CLEAR_MARGIN and round(gap * found["rows"]) >= LAYOUT_MIN_GAIN
+
+
 def _layers_apart(shift: int) -> str:
     return "one layer" if abs(shift) == 1 else f"{abs(shift)} layers"
 
@@ -1189,7 +1213,7 @@ def _named_layers_checkable(loaded, resolved: ResolvedLayout, result) -> bool:
 
 def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_score: float,
                        read_every_slot: Callable[[], list], flags, device: str,
-                       command: str) -> list[str]:
+                       command: str, found: dict[str, Any] | None = None) -> list[str]:
     """A note when a dump's layer_ids metadata names the draft's layers in the right order
     but the draft scores low on them and no other order fits better (_slot_order_note said
     nothing): a metadata one layer off its tensors (a dumper numbering each layer's output,
@@ -1197,7 +1221,8 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
     EAGLE3.md section 3) scored like weak weights with no word. When the metadata also names
     the layers one or two below or above the draft's, those slots are scored at step 0 (a read of
     every slot of a few samples, bounded as `drafter layout` reads them); when it does not,
-    the note says the metadata could not be checked."""
+    the note says the metadata could not be checked. `found`, when given, gets the named
+    shift's step-0 score and rows."""
     from spec_debug.eagle3.evaluate import PrecisionError, TargetCache, evaluate
     from spec_debug.eagle3.layout import CLEAR_MARGIN, LAYOUT_MIN_GAIN
 
@@ -1263,6 +1288,8 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
     slots = shifts[shift]
     named_as = [i + shift for i in wanted]
     left_out = len(samples) - len(kept[shift])
+    if found is not None:
+        found.update(score=scores[shift], rows=rows)
     on = (f"step 0 on the first {len(samples)} sample(s)" if not left_out else
           f"step 0 on {len(kept[shift])} of the first {len(samples)} sample(s), leaving out "
           f"{left_out} with NaN or Inf in slot(s) {sorted(bad.intersection(slots))}")
