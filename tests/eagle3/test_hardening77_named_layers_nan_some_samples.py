@@ -12,25 +12,15 @@ a slot bad in most samples is still said not checked
 
 from __future__ import annotations
 
-import json
+from tests.eagle3._world import informative_world, torch  # noqa: F401
 
-from tests.eagle3._world import informative_world, runner, torch  # noqa: F401
-
-from spec_debug.eagle3.commands import drafter_app
+from tests.eagle3.test_hardening75_eval_nan_unread_slot import _eval
 from tests.eagle3.test_hardening77_layout_nan_some_samples import _every_layer_dump
 
 world = informative_world("h77_named_nan_some", seed=3)
 
 OFF = "the metadata numbers each slot one layer higher than the layer it holds"
 UNCHECKED = "was not checked on the neighbouring slots that hold NaN or Inf"
-
-
-def _eval(world, data) -> dict:
-    result = runner.invoke(drafter_app, ["eval", "--model", str(world / "draft"), "--data",
-                                         str(data), "--target", str(world / "target"),
-                                         "--json"])
-    assert result.exit_code == 0, result.output
-    return json.loads(result.output)
 
 
 def test_a_nan_in_one_sample_of_the_layer_above_still_shows_the_metadata_off(world):
