@@ -1019,7 +1019,8 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     # a named dump's other order of its slots may gain a few rows where the neighbouring
     # layers gain many: a dump named one layer off was told "aux slots [1, 4, 3] score 0.405
     # vs 0.360 ... in another order than it was trained on" (5 of 111 rows), and the check
-    # of its neighbours (slots [2, 4, 5]: 0.698) never ran; the larger gain is the cause
+    # of its neighbours (slots [2, 4, 5]: 0.694) never ran; the clearly larger gain is the
+    # cause (tests/eagle3/test_hardening77_named_off_over_order.py)
     order_named = bool(order_found) and resolved.how == "layer_ids"
     if semantics == "reference" and (len(input_notes) == causes_named or order_named) \
             and _named_layers_checkable(loaded, resolved, result):
@@ -1216,7 +1217,8 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
                        command: str, found: dict[str, Any] | None = None) -> list[str]:
     """A note when a dump's layer_ids metadata names the draft's layers in the right order
     but the draft scores low on them and no other order fits better (_slot_order_note said
-    nothing): a metadata one layer off its tensors (a dumper numbering each layer's output,
+    nothing), or one does by less than a neighbouring reading (evaluate_drafter keeps the
+    clearly larger gain): a metadata one layer off its tensors (a dumper numbering each layer's output,
     transformers' output_hidden_states[i + 1], where the engines capture each layer's input,
     EAGLE3.md section 3) scored like weak weights with no word. When the metadata also names
     the layers one or two below or above the draft's, those slots are scored at step 0 (a read of
