@@ -976,6 +976,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
         input_notes += flag_notes
 
     every_slot: list[list] = []
+    order_found: dict[str, Any] = {}  # _slot_order_note's best order, when it gave one
 
     def every_slot_samples() -> list:
         """Every slot of a few samples, bounded in bytes as `drafter layout` reads them (a
@@ -1005,7 +1006,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
             f" --target {target}" if target is not None else "")
         # a dump that names its slots is checked on the slots its metadata names for the
         # draft's layers, read as the evaluation read them (no wider read)
-        input_notes += _slot_order_note(
+        order_notes = _slot_order_note(
             loaded, resolved,
             list(_enough_rows(iter_samples(data, slots=resolved.slots, final=has_final,
                                            max_samples=min(_FLAG_CHECK_SAMPLES,
@@ -1013,16 +1014,28 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                                            spec=fc_spec, skipped=SkippedFiles(), masks=masks),
                               every_position))
             if resolved.how == "layer_ids" else every_slot_samples(),
-            NormFlags.of(flag_values), device, command, target_ckpt)
-    if semantics == "reference" and len(input_notes) == causes_named \
+            NormFlags.of(flag_values), device, command, target_ckpt, found=order_found)
+        input_notes += order_notes
+    # a named dump's other order of its slots may gain a few rows where the neighbouring
+    # layers gain many: a dump named one layer off was told "aux slots [1, 4, 3] score 0.405
+    # vs 0.360 ... in another order than it was trained on" (5 of 111 rows), and the check
+    # of its neighbours (slots [2, 4, 5]: 0.694) never ran; the clearly larger gain is the
+    # cause (tests/eagle3/test_hardening77_named_off_over_order.py)
+    order_named = bool(order_found) and resolved.how == "layer_ids"
+    if semantics == "reference" and (len(input_notes) == causes_named or order_named) \
             and _named_layers_checkable(loaded, resolved, result):
         # no cause named, the slots' order included: are the slots the metadata names the
         # draft's layers at all?
-        input_notes += _named_layers_note(
+        shift_found: dict[str, Any] = {}
+        named_notes = _named_layers_note(
             loaded, info, resolved, result.full_accuracy[0], every_slot_samples,
             NormFlags.of(flag_values), device,
             f"spec-debug drafter layout --model {model} --data {data}" + (
-                f" --target {target}" if target is not None else ""))
+                f" --target {target}" if target is not None else ""), found=shift_found)
+        if not order_named:
+            input_notes += named_notes
+        elif shift_found and _clearly_more(shift_found, order_found):
+            input_notes = [n for n in input_notes if n not in order_notes] + named_notes
     if result.samples and not any(_EXACT_EMBEDDING in n for n in input_notes):
         input_notes += _fed_embedding_note(
             loaded, info, resolved, cfg.trained_layer_ids(n_layers, arch) if n_layers else None,
@@ -1092,7 +1105,8 @@ def _slot_order_checkable(loaded, info: DataInfo, resolved: ResolvedLayout, resu
 
 
 def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: str,
-                     command: str, target_ckpt=None) -> list[str]:
+                     command: str, target_ckpt=None,
+                     found: dict[str, Any] | None = None) -> list[str]:
     """A note when a draft scores low on a dump that does not name its slots, or names them
     in its layer_ids metadata (_slot_order_checkable), and another order of its aux slots
     fits the weights clearly better (layout.unclear_rows' margins): eval feeds fc the slots it assumes (the first A, or
@@ -1100,7 +1114,7 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
     layer31]) against [layer3, layer31, layer59]) scored like weak weights with no word.
     Every order of the aux slots at step 0, on the few samples the other checks read (A!
     passes: 6 for 3 aux); a draft that scores low on every order (weak or random weights)
-    gets no note."""
+    gets no note. `found`, when given, gets the best order's step-0 score and rows."""
     import itertools
 
     from spec_debug.eagle3.evaluate import PrecisionError, TargetCache, evaluate
@@ -1153,6 +1167,8 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
            "and dump again), or the draft was trained on these layers in that order, not the "
            "order its eagle_aux_hidden_state_layer_ids lists and the engines feed"
            if named else "")
+    if found is not None:
+        found.update(score=best_score, rows=rows)
     # SD401 quotes this note by its words (diagnose/checks/drafter.py SLOT_ORDER)
     return [f"aux slots {list(best)} score {best_score:.3f} at step 0 vs {fed_score:.3f} "
             f"for slots {list(fed)} fed to fc ({how}; step 0 on the first {len(samples)} "
@@ -1175,6 +1191,15 @@ NAMED_LAYERS_CHECK_BELOW = 0.6
 NAMED_LAYER_SHIFTS = (-1, 1, -2, 2)
 
 
+def _clearly_more(found: dict[str, Any], than: dict[str, Any]) -> bool:
+    """A reading's step-0 score (`found`: score, rows) clearly above another's: by
+    CLEAR_MARGIN and LAYOUT_MIN_GAIN rows, the margins the checks name a layout with."""
+    from spec_debug.eagle3.layout import CLEAR_MARGIN, LAYOUT_MIN_GAIN
+
+    gap = found["score"] - than["score"]
+    return gap >= CLEAR_MARGIN and round(gap * found["rows"]) >= LAYOUT_MIN_GAIN
+
+
 def _layers_apart(shift: int) -> str:
     return "one layer" if abs(shift) == 1 else f"{abs(shift)} layers"
 
@@ -1189,15 +1214,17 @@ def _named_layers_checkable(loaded, resolved: ResolvedLayout, result) -> bool:
 
 def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_score: float,
                        read_every_slot: Callable[[], list], flags, device: str,
-                       command: str) -> list[str]:
+                       command: str, found: dict[str, Any] | None = None) -> list[str]:
     """A note when a dump's layer_ids metadata names the draft's layers in the right order
     but the draft scores low on them and no other order fits better (_slot_order_note said
-    nothing): a metadata one layer off its tensors (a dumper numbering each layer's output,
+    nothing), or one does by less than a neighbouring reading (evaluate_drafter keeps the
+    clearly larger gain): a metadata one layer off its tensors (a dumper numbering each layer's output,
     transformers' output_hidden_states[i + 1], where the engines capture each layer's input,
     EAGLE3.md section 3) scored like weak weights with no word. When the metadata also names
     the layers one or two below or above the draft's, those slots are scored at step 0 (a read of
     every slot of a few samples, bounded as `drafter layout` reads them); when it does not,
-    the note says the metadata could not be checked."""
+    the note says the metadata could not be checked. `found`, when given, gets the named
+    shift's step-0 score and rows."""
     from spec_debug.eagle3.evaluate import PrecisionError, TargetCache, evaluate
     from spec_debug.eagle3.layout import CLEAR_MARGIN, LAYOUT_MIN_GAIN
 
@@ -1219,12 +1246,21 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
     samples = read_every_slot()
     if not samples:
         return []
-    # NaN/Inf there (Sample.non_finite): no reading of those slots scores
+    # NaN/Inf there (Sample.non_finite): a reading of those slots scores on the samples
+    # finite in them, with the fed slots scored on the same ones, when those are more than
+    # half (a NaN at one position of one sample of three dropped the reading, and the note
+    # that the metadata is one layer off with it); else it is not scored
+    def clean(slots: Sequence[int]) -> tuple[int, ...]:
+        return tuple(i for i, sample in enumerate(samples)
+                     if not set(sample.non_finite).intersection(slots))
+
+    kept = {shift: clean(slots) for shift, slots in shifts.items()}
+    kept = {shift: chosen for shift, chosen in kept.items() if 2 * len(chosen) > len(samples)}
     bad = {slot for sample in samples for slot in sample.non_finite}
     unread = _non_finite_neighbours(samples, info, wanted, resolved.slots, fed_score, bad,
-                                    [slots for slots in shifts.values()
-                                     if not bad.isdisjoint(slots)], command)
-    shifts = {shift: slots for shift, slots in shifts.items() if bad.isdisjoint(slots)}
+                                    [slots for shift, slots in shifts.items()
+                                     if shift not in kept], command)
+    shifts = {shift: slots for shift, slots in shifts.items() if shift in kept}
     if not shifts:
         return unread
     where = {slot: j for j, slot in enumerate(samples[0].slot_index)}
@@ -1233,25 +1269,35 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
         return []
     targets = TargetCache()
     try:
-        def score(slots: Sequence[int]) -> tuple[float, int]:
-            scored = evaluate(loaded, samples, steps=1, flags=flags, device=device,
-                              targets=targets,
+        def score(slots: Sequence[int], chosen: tuple[int, ...]) -> tuple[float, int]:
+            scored = evaluate(loaded, [samples[i] for i in chosen], steps=1, flags=flags,
+                              device=device, targets=targets,
                               layout_positions=tuple(where[s] for s in slots))
             return scored.full_accuracy[0], scored.counts["full_total"][0]
-        fed, rows = score(resolved.slots)
-        scores = {shift: score(slots)[0] for shift, slots in shifts.items()}
+        fed_on: dict[tuple[int, ...], tuple[float, int]] = {}
+        for chosen in set(kept[shift] for shift in shifts):
+            fed_on[chosen] = score(resolved.slots, chosen)
+        scores = {shift: score(slots, kept[shift])[0] for shift, slots in shifts.items()}
     except PrecisionError:
         return []
-    # the best shift; on a tie the nearest (NAMED_LAYER_SHIFTS is nearest first)
-    shift = max(scores, key=lambda k: scores[k])
+    # the best shift against the fed slots on the same samples; on a tie the nearest
+    # (NAMED_LAYER_SHIFTS is nearest first)
+    shift = max(scores, key=lambda k: scores[k] - fed_on[kept[k]][0])
+    fed, rows = fed_on[kept[shift]]
     gap = scores[shift] - fed
     if gap < CLEAR_MARGIN or round(gap * rows) < LAYOUT_MIN_GAIN:
         return unread
     slots = shifts[shift]
     named_as = [i + shift for i in wanted]
+    left_out = len(samples) - len(kept[shift])
+    if found is not None:
+        found.update(score=scores[shift], rows=rows)
+    on = (f"step 0 on the first {len(samples)} sample(s)" if not left_out else
+          f"step 0 on {len(kept[shift])} of the first {len(samples)} sample(s), leaving out "
+          f"{left_out} with NaN or Inf in slot(s) {sorted(bad.intersection(slots))}")
     return [f"the slots {list(slots)} the dump's layer_ids metadata names as layers "
             f"{named_as} score {scores[shift]:.3f} at step 0 vs {fed:.3f} for {named}, fed "
-            f"to fc (step 0 on the first {len(samples)} sample(s)): "
+            f"to fc ({on}): "
             f"{_metadata_off(shift, named_as)}; --layout "
             f"{','.join(map(str, slots))} evaluates with those slots, `{command}` ranks every "
             "layout of the dump"]
@@ -1686,7 +1732,10 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     notes = input_notes + notes + [f"{i['code']}: {i['message']}" for i in vocab_issues]
     trained = cfg.trained_layer_ids(n_layers, arch) if n_layers else _trained_without_depth(cfg)
     numbered = _every_layer_layouts(trained, info, cfg.num_aux)
-    # all slots except the final one are candidates; the final state is read separately. A
+    # every slot is a candidate, the final one included: a dump written with the final layer
+    # elsewhere holds an aux layer there (layout.final_slot_check ranks [1, 2, 3] on
+    # [final, l2, l4, l5]), and a normal dump of A+1 slots gives (A+1)! orders (test_world pins
+    # 24 for 4 slots); the final state is also read on its own, as the targets. A
     # slot holding NaN/Inf is refused only where the draft is configured to read it: another
     # (a layer of a wide dump the draft does not use) is left out of the candidates
     skipped = SkippedFiles()
@@ -1697,7 +1746,8 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     if not samples:
         raise DataError(f"{data}: no usable samples ({skipped.summary()})" if skipped.count
                         else f"{data}: no samples", hint=skipped.first_hint)
-    excluded, non_finite_notes = _non_finite_slots(samples, info.layer_ids)
+    read = len(samples)  # before _non_finite_slots leaves some out: "all read" counts them
+    samples, excluded, non_finite_notes = _non_finite_slots(samples, info.layer_ids)
     notes += non_finite_notes
     samples, long_notes = _within_max_positions(samples, loaded.model.cfg.max_position_embeddings)
     notes += long_notes
@@ -1737,8 +1787,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                    + _named_neighbour_layouts(trained, info, cfg.num_aux),
                    trained_layer_ids=trained,
                    trained_ids_assumed=not cfg.names_layer_ids and trained is not None,
-                   all_read=len(samples) < max_samples
-                   and len(samples) + skipped.count >= info.files,
+                   all_read=read < max_samples and read + skipped.count >= info.files,
                    noted=bool(notes) or skipped.count > 0,  # _finish_skipped notes skips
                    excluded_slots=excluded)
     best = tuple(report.best)
@@ -1812,23 +1861,50 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
 
 
 def _non_finite_slots(samples: list, layer_ids: Sequence[int] | None
-                      ) -> tuple[frozenset[int], list[str]]:
-    """The slots some sample holds NaN/Inf in (Sample.non_finite, a probe's read), and a note
-    per slot: which, in how many samples, where first. A wide dump's layer the draft does not
-    read (an fp16 dump's last layers, past float16's range) made every sample "skipped: NaN or
-    Inf", and `drafter layout` ended in "no usable samples" without ranking the others."""
+                      ) -> tuple[list, frozenset[int], list[str]]:
+    """The samples to rank on, the slots no candidate layout may read, and a note per slot
+    some sample holds NaN/Inf in (Sample.non_finite, a probe's read): which, in how many
+    samples, where first. A wide dump's layer the draft does not read (an fp16 dump's last
+    layers, past float16's range) made every sample "skipped: NaN or Inf", and `drafter
+    layout` ended in "no usable samples" without ranking the others.
+
+    A slot bad in fewer than half of the samples keeps its place among the candidates and
+    those samples are left out instead (every layout must be scored on the same rows): one
+    NaN in one of 3 samples of the slot holding layer 6 of a dump named one layer off took
+    that slot from every layout, and the probe, unable to score the true [2, 4, 5] (0.690),
+    said "no layout is clearly the draft's". Slots bad in fewer samples are kept first."""
     where: dict[int, list[tuple[str, str]]] = {}
-    for sample in samples:
+    holding: dict[int, set[int]] = {}
+    for i, sample in enumerate(samples):
         for slot, at in sample.non_finite.items():
             where.setdefault(slot, []).append((sample.name, at))
+            holding.setdefault(slot, set()).add(i)
+    dropped: set[int] = set()
+    kept_slots: set[int] = set()
+    for slot in sorted(where, key=lambda s: (len(holding[s]), s)):
+        if 2 * len(dropped | holding[slot]) < len(samples):
+            dropped |= holding[slot]
+            kept_slots.add(slot)
     notes = []
     for slot in sorted(where):
         name, at = where[slot][0]
         layer = f" (layer {layer_ids[slot]})" if layer_ids and slot < len(layer_ids) else ""
-        notes.append(f"slot {slot}{layer} holds NaN or Inf in {len(where[slot])} of "
-                     f"{len(samples)} samples (first {name}: {at}): left out of the candidate "
-                     "layouts; the slots the draft is configured to read are finite")
-    return frozenset(where), notes
+        said = (f"slot {slot}{layer} holds NaN or Inf in {len(where[slot])} of "
+                f"{len(samples)} samples (first {name}: {at}): ")
+        if slot in kept_slots:
+            notes.append(said + f"{SAMPLES_LEFT_OUT} (every layout is scored on the other "
+                         f"{len(samples) - len(dropped)}, which are finite in every slot "
+                         "ranked)")
+        else:
+            notes.append(said + "left out of the candidate layouts; the slots the draft is "
+                         "configured to read are finite")
+    kept = [sample for i, sample in enumerate(samples) if i not in dropped]
+    return kept, frozenset(where) - kept_slots, notes
+
+
+# How _non_finite_slots says samples were left out of the ranking for a slot kept among the
+# candidates (diagnose/steps/layout_step.py reads it: a ranking of part of the dump)
+SAMPLES_LEFT_OUT = "those samples are left out of the ranking"
 
 
 def _served_slots(served_layer_ids: Sequence[int] | None, info: DataInfo,

@@ -279,6 +279,7 @@ def check(ctx: Any) -> list[Finding]:
 # SkippedFiles.summary, eagle3/api.py _non_finite_slots); not imported: those modules need torch
 SKIPPED_FILES = " sample file(s) skipped; first: "
 NON_FINITE_SLOT = "left out of the candidate layouts"
+NON_FINITE_SAMPLES = "those samples are left out of the ranking"  # api.SAMPLES_LEFT_OUT
 
 
 def _left_out(report: Any) -> list[str]:
@@ -288,7 +289,8 @@ def _left_out(report: Any) -> list[str]:
     if not isinstance(report, dict):
         return []
     return [str(n) for n in report.get("notes") or ()
-            if isinstance(n, str) and (SKIPPED_FILES in n or NON_FINITE_SLOT in n)]
+            if isinstance(n, str) and (SKIPPED_FILES in n or NON_FINITE_SLOT in n
+                                           or NON_FINITE_SAMPLES in n)]
 
 
 def _same_checkpoint_error(layout: dict[str, Any], error: Any) -> bool:
