@@ -1602,6 +1602,12 @@ class _SessionState:
             record.exit_code = exit_code
             record.is_error = failed
             record.result_seq = ev.seq
+            if ev.text and not failed and "config.json" in record.inner \
+                    and (drafter := checkpoints_seen.shown_draft(record.inner, ev.text)) is not None:
+                # `cat /models/run7/config.json` printed "Eagle3DraftModel": run7 is the draft,
+                # whatever its folder's name says (distill's checks had taken it for the target)
+                self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
+                    self.session, ev.seq, ev.agent, record.host, "config", drafter, command_seq=record.seq))
             if call.category == "process" and ev.text and not failed \
                     and (served := checkpoints_seen.listed_server(ev.text)) is not None:
                 # `ps aux | grep [s]glang` of a server up before the session: what it serves
