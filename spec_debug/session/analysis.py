@@ -1825,9 +1825,14 @@ class _SessionState:
             shown = quiet[1] if quiet is not None and quiet[0] is prev else None
             found = failures.extract_errors(shown.text, status, False, status_known=False) \
                 if shown is not None and shown.text else []
-            self._errors_seen(shown or ev, info, stretch,
-                              found or (failures.ErrorInfo("exit_code", None, f"exit code {status}"),),
-                              prev.host, prev.seq)
+            found = found or (failures.ErrorInfo("exit_code", None, f"exit code {status}"),)
+            self._errors_seen(shown or ev, info, stretch, found, prev.host, prev.seq)
+            # and it prompts a change of approach as a prompt's status does (was: `python3 bench.py
+            # > bench.log 2>&1`, `echo $?` printing 1, then `nvidia-smi` was no turn to the GPUs)
+            err = found[0]
+            st.trigger = _Trigger(prev.result_seq if prev.result_seq is not None else prev.seq, "error",
+                                  cut_at_word(failures.error_said(err.exception, err.kind, err.message), 160),
+                                  prev.category, tuple(st.recent), prev.command, not_up_yet(err), prev.host)
 
     def _status_before(self, record: CommandRecord, status: int, st: _Agent, info: AgentInfo) -> None:
         """``status``, that the shell left with at ``record`` (a bare ``exit``), is the status of
