@@ -425,10 +425,11 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         if (e.session, e.seq) not in polls:  # told once, by the poll's loop line above
             # a CUDA OOM raised as a plain RuntimeError is not the same failure as any other
             # RuntimeError: the kind the analyzer knows names it ("1 GPU out-of-memory error")
-            by_kind = e.kind in _GENERIC_RAISED and (e.exception or "").rsplit(".", 1)[-1] in ("RuntimeError", "Exception")
-            kinds.setdefault(e.kind if by_kind else (e.exception or e.kind), []).append(e.seq)
-            if (by_kind or not e.exception) and e.kind not in first and e.message.strip():
-                first[e.kind] = e
+            by_kind = e.kind in _GENERIC_RAISED and (e.exception or "").rsplit(".", 1)[-1] in _GENERIC_NAMES[e.kind]
+            key = _RAISED_AS.get(e.kind, e.kind) if by_kind else (e.exception or e.kind)
+            kinds.setdefault(key, []).append(e.seq)
+            if (by_kind or not e.exception) and key not in first and e.message.strip():
+                first[key] = e
     # "1× exit_code [msg 6]" named no failure: the kind alone (exit_code, connection, agent_error)
     # does not say which command failed or how; an exception's name does ("1× IndexError"). A
     # kind the rest of the postmortem says in words is counted in words ("1 failed command"), and
@@ -1779,8 +1780,15 @@ def _short(text: str | None, limit: int) -> str:
     return cut_at_word(" ".join((text or "").split()), limit)
 
 
-_GENERIC_RAISED = frozenset({"cuda_oom", "cuda_error", "nccl", "kv_cache_memory"})
+_GENERIC_RAISED = frozenset({"cuda_oom", "cuda_error", "nccl", "kv_cache_memory", "host_oom"})
 """Kinds counted by their kind, not by a generic exception name (RuntimeError) that raised them."""
+_GENERIC_NAMES = dict.fromkeys(_GENERIC_RAISED, ("RuntimeError", "Exception"))
+# torch's "RuntimeError: [enforce fail at alloc_cpu.cpp:...] DefaultCPUAllocator: not enough
+# memory" and a fork's "OSError: [Errno 12] Cannot allocate memory" (a DataLoader's workers)
+_GENERIC_NAMES["host_oom"] = ("RuntimeError", "Exception", "OSError")
+_RAISED_AS = {"host_oom": "host_memory_raised"}
+"""A kind raised as an exception that is no other failure of that kind: an allocation the host
+refused is no process the kernel's OOM killer ended ("process killed for host memory")."""
 
 _KIND_COUNTED = {"exit_code": ("failed command", "failed commands"),
                  "connection": ("failed connection", "failed connections"),
@@ -1790,6 +1798,7 @@ _KIND_COUNTED = {"exit_code": ("failed command", "failed commands"),
                  "cuda_oom": ("GPU out-of-memory error", "GPU out-of-memory errors"),
                  "kv_cache_memory": ("KV cache memory error", "KV cache memory errors"),
                  "host_oom": ("process killed for host memory", "processes killed for host memory"),
+                 "host_memory_raised": ("host out-of-memory error", "host out-of-memory errors"),
                  "nccl": ("NCCL error", "NCCL errors"),
                  "http_error": ("HTTP error", "HTTP errors"),
                  "test_failure": ("failed test", "failed tests"),
