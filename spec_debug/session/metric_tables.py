@@ -880,8 +880,19 @@ def _row_under(text: str, header: str, end: int) -> bool:
     if len(line) == width:
         return True
     blank = len(header) - len(header.lstrip())  # the header's blank over the index's names
+    line = _without_cut_columns(line, header)
     return 0 < len(line) < blank and line[0] != " " and stop < len(text) \
         and len(_next_line(text, stop + 1)[0]) == width
+
+
+def _without_cut_columns(line: str, header: str) -> str:
+    """The line of an index's names without the ``...`` that stands, under the header's own,
+    for the columns pandas left out of a frame too wide for its display (``display.width``, 80
+    where the output is no terminal): ``method   ...`` is the line ``method``."""
+    at = header.find(" ...") + 1
+    if at <= 0 or line[at:at + 3] != "..." or line[at - 1:at] != " ":
+        return line
+    return (line[:at] + "   " + line[at + 3:]).rstrip()
 
 
 def _next_line(text: str, pos: int) -> tuple[str, int]:
@@ -901,6 +912,7 @@ def _aligned_frame_at(text: str, start: int, end: int) -> tuple[str, int] | None
     names_line = None
     if len(line) != width:
         # the index's names, under a header blank over them ("method" alone on its line)
+        line = _without_cut_columns(line, header)
         first_name = len(header) - len(header.lstrip())
         if not line or len(line) >= first_name or line[0] == " " or stop >= len(text):
             return None
