@@ -878,6 +878,9 @@ class _SessionState:
         words names the check it had just read (FindingRecord.read_seqs)."""
         self.concat_seen: dict[tuple[int, str], tuple[tuple[str, ...], int, tuple]] = {}
         self.layer_ids_seen: dict[int, tuple[tuple[int, ...], int]] = {}
+        self.config_reads: dict[int, str] = {}
+        """A file tool's reads of a config.json, by the call's seq, until its result: what it shows
+        says whether the folder is a drafter's (checkpoints_seen.shown_draft)."""
         self.command_hosts: dict[str, str] = {}
         """The hosts the session's commands ran on so far, by lower-cased name: a reading stated in
         prose that names one of them ("gpu01 now does 88 tok/s") is that host's."""
@@ -1323,6 +1326,8 @@ class _SessionState:
                 # Read /ckpt/l31-eagle3/config.json: that draft, as a `cat` of it would name it
                 self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
                     self.session, ev.seq, ev.agent, ev.host, "read", path=ev.path))
+                if ev.path.endswith("/config.json") and len(self.config_reads) < 64:
+                    self.config_reads[ev.seq] = ev.path
         # (changes_host parses the line: asked only once a throughput was read, as only a reading
         # after an attempt is compared with one before it)
         if category in _ATTEMPTS or ev.spawn is not None or \
@@ -1598,6 +1603,12 @@ class _SessionState:
             if ev.text and "find: " in ev.text and shell.last_program(record.inner) == "find" \
                     and failures.only_unreadable_folders(ev.text):
                 st.unreadable_only = record
+        if record is None and self.config_reads and call is not None \
+                and (read := self.config_reads.pop(call.seq, None)) is not None and ev.text and not failed \
+                and (drafter := checkpoints_seen.shown_draft(read, ev.text)) is not None:
+            # Claude Code's Read of /models/run7/config.json showed "Eagle3DraftModel": as a `cat` of it
+            self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
+                self.session, ev.seq, ev.agent, ev.host, "config", drafter, command_seq=call.seq))
         if record is not None:
             record.exit_code = exit_code
             record.is_error = failed

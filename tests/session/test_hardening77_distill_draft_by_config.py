@@ -6,8 +6,9 @@ A session that found a config fault without launching a server read the checkpoi
 Before, distill told draft from target by the folder's name alone: ``run7`` names no drafter, so
 the built-in check's draft var was left empty ("the session read no draft checkpoint ... the step
 is skipped without it"), and where run7 was the only read it became the *target*. Now a folder
-whose printed config shows a drafter is the draft, whatever it is called; a target's config,
-and a command that prints two configs at once, tell nothing."""
+whose printed config shows a drafter is the draft, whatever it is called, whether a command
+printed it or a file tool (Claude Code's Read) showed it; a target's config, and a command that
+prints two configs at once, tell nothing."""
 
 from __future__ import annotations
 
@@ -56,3 +57,21 @@ def test_what_tells_nothing():
     assert shown_draft("cat /models/DeepSeek-V3/config.json", target) is None
     assert shown_draft("cat /models/run7/config.json /models/DeepSeek-V3/config.json", sglang + target) is None
     assert shown_draft("cat config.json", sglang) is None  # a relative path: the session's own folder
+
+
+def test_a_file_tools_read_of_the_drafters_config(tmp_path):
+    # Claude Code's Read shows the file with its line numbers (cat -n's)
+    shown = "".join(f"{n:>6}\t{line}\n" for n, line in enumerate(DRAFT_CONFIG.splitlines(), 1))
+    lines = [{"type": "user", "message": {"role": "user", "content": "Acceptance is near zero on this box."}},
+             {"type": "assistant", "message": {"role": "assistant", "content": [
+                 {"type": "tool_use", "id": "t0", "name": "Read", "input": {"file_path": "/models/run7/config.json"}}]}},
+             {"type": "user", "message": {"role": "user", "content": [
+                 {"type": "tool_result", "tool_use_id": "t0", "content": shown}]}},
+             {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": SAID}]}}]
+    for n, line in enumerate(lines):
+        line.update(uuid=f"u{n}", parentUuid=f"u{n - 1}" if n else None, sessionId="s",
+                    timestamp=f"2026-11-20T10:{n:02d}:00.000Z")
+    session = tmp_path / "s.jsonl"
+    session.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    doc = distill_playbook(analyze_path(session))
+    assert (doc["vars"]["draft_model"], doc["vars"]["target_model"]) == ("/models/run7", "")
