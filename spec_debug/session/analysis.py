@@ -878,6 +878,9 @@ class _SessionState:
         words names the check it had just read (FindingRecord.read_seqs)."""
         self.concat_seen: dict[tuple[int, str], tuple[tuple[str, ...], int, tuple]] = {}
         self.layer_ids_seen: dict[int, tuple[tuple[int, ...], int]] = {}
+        self.config_reads: dict[int, str] = {}
+        """A file tool's reads of a config.json, by the call's seq, until its result: what it shows
+        says whether the folder is a drafter's (checkpoints_seen.shown_draft)."""
         self.command_hosts: dict[str, str] = {}
         """The hosts the session's commands ran on so far, by lower-cased name: a reading stated in
         prose that names one of them ("gpu01 now does 88 tok/s") is that host's."""
@@ -1323,6 +1326,8 @@ class _SessionState:
                 # Read /ckpt/l31-eagle3/config.json: that draft, as a `cat` of it would name it
                 self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
                     self.session, ev.seq, ev.agent, ev.host, "read", path=ev.path))
+                if ev.path.endswith("/config.json") and len(self.config_reads) < 64:
+                    self.config_reads[ev.seq] = ev.path
         # (changes_host parses the line: asked only once a throughput was read, as only a reading
         # after an attempt is compared with one before it)
         if category in _ATTEMPTS or ev.spawn is not None or \
@@ -1598,10 +1603,22 @@ class _SessionState:
             if ev.text and "find: " in ev.text and shell.last_program(record.inner) == "find" \
                     and failures.only_unreadable_folders(ev.text):
                 st.unreadable_only = record
+        if record is None and self.config_reads and call is not None \
+                and (read := self.config_reads.pop(call.seq, None)) is not None and ev.text and not failed \
+                and (drafter := checkpoints_seen.shown_draft(read, ev.text)) is not None:
+            # Claude Code's Read of /models/run7/config.json showed "Eagle3DraftModel": as a `cat` of it
+            self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
+                self.session, ev.seq, ev.agent, ev.host, "config", drafter, command_seq=call.seq))
         if record is not None:
             record.exit_code = exit_code
             record.is_error = failed
             record.result_seq = ev.seq
+            if ev.text and not failed and "config.json" in record.inner \
+                    and (drafter := checkpoints_seen.shown_draft(record.inner, ev.text)) is not None:
+                # `cat /models/run7/config.json` printed "Eagle3DraftModel": run7 is the draft,
+                # whatever its folder's name says (distill's checks had taken it for the target)
+                self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
+                    self.session, ev.seq, ev.agent, record.host, "config", drafter, command_seq=record.seq))
             if call.category == "process" and ev.text and not failed \
                     and (served := checkpoints_seen.listed_server(ev.text)) is not None:
                 # `ps aux | grep [s]glang` of a server up before the session: what it serves
@@ -1819,9 +1836,14 @@ class _SessionState:
             shown = quiet[1] if quiet is not None and quiet[0] is prev else None
             found = failures.extract_errors(shown.text, status, False, status_known=False) \
                 if shown is not None and shown.text else []
-            self._errors_seen(shown or ev, info, stretch,
-                              found or (failures.ErrorInfo("exit_code", None, f"exit code {status}"),),
-                              prev.host, prev.seq)
+            found = found or (failures.ErrorInfo("exit_code", None, f"exit code {status}"),)
+            self._errors_seen(shown or ev, info, stretch, found, prev.host, prev.seq)
+            # and it prompts a change of approach as a prompt's status does (was: `python3 bench.py
+            # > bench.log 2>&1`, `echo $?` printing 1, then `nvidia-smi` was no turn to the GPUs)
+            err = found[0]
+            st.trigger = _Trigger(prev.result_seq if prev.result_seq is not None else prev.seq, "error",
+                                  cut_at_word(failures.error_said(err.exception, err.kind, err.message), 160),
+                                  prev.category, tuple(st.recent), prev.command, not_up_yet(err), prev.host)
 
     def _status_before(self, record: CommandRecord, status: int, st: _Agent, info: AgentInfo) -> None:
         """``status``, that the shell left with at ``record`` (a bare ``exit``), is the status of

@@ -117,7 +117,7 @@ def _checkpoint_vars(commands: list[CommandRecord], primary: str | None, names: 
                                f"{listed_models.target or '?'}; its command line at [msg {listed_models.seq}]); "
                                f"--var {draft}=DIR and --var {target}=DIR point it at other checkpoints")
     file_reads = [c for c in seen if c.how == "read"]
-    read = _read_models(commands, primary, file_reads)
+    read = _read_models(commands, primary, file_reads, {c.draft for c in seen if c.how == "config"})
     draft = names.name("draft_model", read[0][0]) if read[0] else names.empty("draft_model")
     target = names.name("target_model", read[1][0]) if read[1] else names.empty("target_model")
     if read[0] or read[1]:
@@ -169,11 +169,13 @@ def _server_listing(commands: list[CommandRecord], primary: str | None) -> Comma
     return next((c for c in reversed(listings) if c.host == primary), None) or (listings[-1] if listings else None)
 
 
-def _read_models(commands: list[CommandRecord], primary: str | None, file_reads: list[CheckpointSeen] = ()) \
-        -> tuple[tuple[str, int] | None, tuple[str, int] | None]:
+def _read_models(commands: list[CommandRecord], primary: str | None, file_reads: list[CheckpointSeen] = (),
+                 drafters: set[str] = frozenset()) -> tuple[tuple[str, int] | None, tuple[str, int] | None]:
     """The draft and target checkpoint folders the session's commands (or file tools,
     ``file_reads``) last named a file of (config.json, weights, vocab maps), each with the seq
-    of the command; on the playbook's host where it read one there."""
+    of the command; on the playbook's host where it read one there. A folder is the draft's where
+    its name says so, or where the session printed its config and that showed a drafter's
+    (``drafters``: ``/models/run7`` beside ``/models/DeepSeek-V3``)."""
     said = sorted([(c.seq, c.host, c.inner or c.command) for c in commands if c.category != "launch_server"]
                   + [(c.seq, c.host, c.path) for c in file_reads], key=lambda r: r[0])
     on_primary = [r for r in said if r[1] == primary]
@@ -186,7 +188,7 @@ def _read_models(commands: list[CommandRecord], primary: str | None, file_reads:
                 folder = m.group(1).rstrip("/")
                 if not folder or folder in ("~", "/tmp"):
                     continue
-                slot = 0 if _DRAFT_NAME.search(_checkpoint_name(folder)) else 1
+                slot = 0 if folder in drafters or _DRAFT_NAME.search(_checkpoint_name(folder)) else 1
                 if found[slot] is None:
                     found[slot] = (folder, seq)
         if any(found):

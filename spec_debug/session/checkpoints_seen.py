@@ -24,7 +24,8 @@ class CheckpointSeen:
     agent: str
     host: str | None
     how: str
-    """listed (a server's command line in a process listing) | read (a file tool read a file of it)"""
+    """listed (a server's command line in a process listing) | read (a file tool read a file of it)
+    | config (a command printed the config.json of a drafter: ``draft`` is its folder)"""
     draft: str = ""
     target: str = ""
     path: str = ""
@@ -57,6 +58,29 @@ def listed_server(text: str) -> tuple[str, str] | None:
         if cfg.draft_model or cfg.target_model:
             found = (cfg.draft_model or "", cfg.target_model or "")
     return found
+
+
+# A config.json a command names, as builtin_checks reads checkpoint files in commands (absolute or
+# home, its folder the checkpoint), and what an EAGLE-3 drafter's config says and a target's does
+# not: its architecture (SGLang/EAGLE's "LlamaForCausalLMEagle3", vLLM's "Eagle3LlamaForCausalLM",
+# speculators' "Eagle3DraftModel") or speculators' own key ("speculators_model_type": "eagle3",
+# speculators src/speculators/models/eagle3/config.py).
+_CONFIG_FILE = re.compile(r"""(?<![\w.~/-])((?:~|/)[^\s'"`;|&<>(){}$*]*?)/config\.json(?=$|[\s'"`;|&<>()\],])""")
+_DRAFT_CONFIG_WORDS = ("Eagle3", "EAGLE3", "speculators_model_type")
+
+
+def shown_draft(command: str, output: str) -> str | None:
+    """The checkpoint folder whose config.json ``command`` printed (``cat``, ``jq``, ``grep``),
+    where ``output`` shows it is a drafter's; None where the command names no one config (``cat
+    a/config.json b/config.json`` printed whose?) or the output says no such thing. Asked only
+    of a command that names a config.json: a substring test first."""
+    if not any(word in output for word in _DRAFT_CONFIG_WORDS):
+        return None
+    folders = {m.group(1).rstrip("/") for m in _CONFIG_FILE.finditer(command)}
+    if len(folders) != 1:
+        return None
+    folder = folders.pop()
+    return folder if folder not in ("", "~", "/tmp") else None
 
 
 # A checkpoint file (as builtin_checks reads them in commands): the config, the weights, the vocab maps

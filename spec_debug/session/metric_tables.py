@@ -832,8 +832,12 @@ _FRAME_KEYS = ("tok", "acc", "ccept", "hroughput", "tps", "TPS")
 _DESCRIBE_ROWS = frozenset({"count", "mean", "std", "min", "25%", "50%", "75%", "max"})
 """``df.describe()``'s rows: statistics over the runs, no run's reading."""
 _FRAME_TRIES = 100
+"""Headers looked at, at most: lines that name a metric, hold no log line's "key: value" and
+have a line of their width under them."""
+_FRAME_LINES = 10_000
+"""Lines with two spaces looked at, at most (a long traceback's are all indented)."""
 _FRAME_ROWS = 1000
-"""Lines looked at, at most, for a header: a server log's every line may name a metric."""
+"""Rows of one frame read, at most."""
 
 
 def aligned_frame_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
@@ -841,29 +845,54 @@ def aligned_frame_readings(text: str) -> tuple[list[Reading], list[tuple[int, in
     and their spans (in order)."""
     found: list[Reading] = []
     spans: list[tuple[int, int]] = []
-    seen: set[int] = set()
-    looked: list[tuple[int, int]] = []
-    for key in _FRAME_KEYS:
-        at = text.find(key)
-        while at >= 0 and len(seen) < _FRAME_TRIES:
-            start = text.rfind("\n", 0, at) + 1
-            nl = text.find("\n", at)
-            end = len(text) if nl < 0 else nl
-            if start not in seen and not any(s <= start < e for s, e in looked):
-                seen.add(start)
-                # (a frame's names are two spaces apart at least, and a log line's "key: value"
-                # is no column's name: most lines are no header)
-                if text.find("  ", start, end) >= 0 and text.find(": ", start, end) < 0 \
-                        and (frame := _aligned_frame_at(text, start, end)) is not None:
-                    table, stop = frame
-                    looked.append((start, stop))  # its rows are no header either
-                    readings, read = table_readings(table)
-                    if read:
-                        found.extend(readings)
-                        spans.append((start, stop))
-            at = text.find(key, end)
-    spans.sort()
+    tries = 0
+    # A frame's header has its names two spaces apart at least: the lines with "  " are the
+    # ones looked at, found at C speed past a server log's lines, which have none ("Decode
+    # batch. #running-req: 8, ... gen throughput (token/s): 512.34"). Only a header that names a
+    # metric and holds no log line's "key: value" counts as a try: a training script's hundred
+    # "step 100: loss 2.31, acc 0.52" lines, or a server's, before its frame left no try for the
+    # frame (its readings lost).
+    at, lines = text.find("  "), 0
+    while at >= 0 and tries < _FRAME_TRIES and lines < _FRAME_LINES:
+        lines += 1
+        start = text.rfind("\n", 0, at) + 1
+        nl = text.find("\n", at)
+        end = len(text) if nl < 0 else nl
+        line = text[start:end]
+        if ": " not in line and any(key in line for key in _FRAME_KEYS) and _row_under(text, line, end):
+            tries += 1
+            if (frame := _aligned_frame_at(text, start, end)) is not None:
+                table, end = frame  # its rows are no header
+                readings, read = table_readings(table)
+                if read:
+                    found.extend(readings)
+                    spans.append((start, end))
+        at = text.find("  ", end)
     return found, spans
+
+
+def _row_under(text: str, header: str, end: int) -> bool:
+    """Whether a line of the header's width is one or two lines under it (two where a line of
+    the index's names lies between): a frame's rows are as wide as its header, a traceback's or
+    a script's lines that name "tok" or "acc" mostly are not."""
+    width = len(header.rstrip())
+    line, stop = _next_line(text, end + 1)
+    if len(line) == width:
+        return True
+    blank = len(header) - len(header.lstrip())  # the header's blank over the index's names
+    line = _without_cut_columns(line, header)
+    return 0 < len(line) < blank and line[0] != " " and stop < len(text) \
+        and len(_next_line(text, stop + 1)[0]) == width
+
+
+def _without_cut_columns(line: str, header: str) -> str:
+    """The line of an index's names without the ``...`` that stands, under the header's own,
+    for the columns pandas left out of a frame too wide for its display (``display.width``, 80
+    where the output is no terminal): ``method   ...`` is the line ``method``."""
+    at = header.find(" ...") + 1
+    if at <= 0 or line[at:at + 3] != "..." or line[at - 1:at] != " ":
+        return line
+    return (line[:at] + "   " + line[at + 3:]).rstrip()
 
 
 def _next_line(text: str, pos: int) -> tuple[str, int]:
@@ -883,6 +912,7 @@ def _aligned_frame_at(text: str, start: int, end: int) -> tuple[str, int] | None
     names_line = None
     if len(line) != width:
         # the index's names, under a header blank over them ("method" alone on its line)
+        line = _without_cut_columns(line, header)
         first_name = len(header) - len(header.lstrip())
         if not line or len(line) >= first_name or line[0] == " " or stop >= len(text):
             return None

@@ -38,6 +38,7 @@ from spec_debug.session.reverts import Reverts, rolls_back, switches_source
 from spec_debug.session.segments import COMPACTION_TITLE
 from spec_debug.session.shell import _LAUNCH as _LAUNCH_WORDS
 from spec_debug.session.shell import CATEGORY_TITLES, note_variables
+from spec_debug.session.shell import split_words
 from spec_debug.session.shell import template as command_template
 from spec_debug.session.shell_words import simple_commands
 from spec_debug.session.version_checks import checked_packages, installed_packages, pinned_versions
@@ -425,10 +426,11 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         if (e.session, e.seq) not in polls:  # told once, by the poll's loop line above
             # a CUDA OOM raised as a plain RuntimeError is not the same failure as any other
             # RuntimeError: the kind the analyzer knows names it ("1 GPU out-of-memory error")
-            by_kind = e.kind in _GENERIC_RAISED and (e.exception or "").rsplit(".", 1)[-1] in ("RuntimeError", "Exception")
-            kinds.setdefault(e.kind if by_kind else (e.exception or e.kind), []).append(e.seq)
-            if (by_kind or not e.exception) and e.kind not in first and e.message.strip():
-                first[e.kind] = e
+            by_kind = e.kind in _GENERIC_RAISED and (e.exception or "").rsplit(".", 1)[-1] in _GENERIC_NAMES[e.kind]
+            key = _RAISED_AS.get(e.kind, e.kind) if by_kind else (e.exception or e.kind)
+            kinds.setdefault(key, []).append(e.seq)
+            if (by_kind or not e.exception) and key not in first and e.message.strip():
+                first[key] = e
     # "1× exit_code [msg 6]" named no failure: the kind alone (exit_code, connection, agent_error)
     # does not say which command failed or how; an exception's name does ("1× IndexError"). A
     # kind the rest of the postmortem says in words is counted in words ("1 failed command"), and
@@ -1300,7 +1302,7 @@ def _still_served(a: SessionAnalysis, c: CommandRecord | FileEdit, reverts: Reve
     first launch (it starts what the readings measure) nor a restart with the same flags (it
     changes nothing), not one reverted."""
     if not isinstance(c, FileEdit) and c.category == "launch_server" \
-            and (not _launch_before(a, c) or _change(a, c) == "restarting the server (the same speculative flags)"):
+            and (not _launch_before(a, c) or _change(a, c) == SAME_FLAGS_RESTART):
         return False
     if not isinstance(c, FileEdit) and _restarts_service(c):
         return False  # a service restart loads what was changed before it, and changes nothing itself
@@ -1326,10 +1328,15 @@ def _change(a: SessionAnalysis, c: CommandRecord | FileEdit) -> str:
     if c.category == "launch_server":
         flags = _spec_flags(text)
         if flags:
-            before = _spec_flags(_launch_before(a, c))
+            launched_before = _launch_before(a, c)
+            before = _spec_flags(launched_before)
             if before and set(flags) == set(before):
+                # the same speculative flags, another option changed: that option is the change
+                # (`--mem-fraction-static 0.8` after an OOM at 0.95 was "restarting the server")
+                if other := _other_options_changed(text, launched_before):
+                    return "relaunching the server with " + other
                 # a restart to load a patch, an edited file: the whole set read as the change
-                return "restarting the server (the same speculative flags)"
+                return SAME_FLAGS_RESTART
             if before and flags != before:
                 names = {_flag_name(f) for f in flags}
                 new = [f for f in flags if f not in before]
@@ -1345,6 +1352,52 @@ def _change(a: SessionAnalysis, c: CommandRecord | FileEdit) -> str:
                         "relaunching the server " + said[0]
             return "relaunching the server with " + _code(" ".join(flags))
     return _code(_short(text, 120))
+
+
+SAME_FLAGS_RESTART = "restarting the server (the same speculative flags)"
+_SHELL_OPERATORS = frozenset({">", ">>", "<", "|", "&", ";", "&&", "||"})
+
+
+def _launch_options(text: str) -> dict[str, str]:
+    """A launch line's ``--name value`` options other than the speculative ones (``--name`` alone
+    holds ""), its own command's only (not a redirection's ``> server.log 2>&1 &``)."""
+    words = split_words(text)
+    # the launch's own command, the one with the options (`pkill -f sglang.launch_server; nohup
+    # python -m sglang.launch_server --model-path ... > s.log 2>&1 &`)
+    segments, start = [], 0
+    for i, word in enumerate(words + [";"]):
+        if word in _SHELL_OPERATORS:
+            segments.append((start, i))
+            start = i + 1
+    start, end = max(segments, key=lambda seg: sum(w.startswith("--") for w in words[seg[0]:seg[1]]))
+    options: dict[str, str] = {}
+    for i in range(start, end):
+        word = words[i]
+        if not word.startswith("--") or word.startswith("--speculative"):
+            continue
+        name, eq, value = word.partition("=")
+        if not eq and i + 1 < len(words):
+            nxt = words[i + 1]
+            # `--disable-cuda-graph 2>&1`: the 2 is the redirection's, glued to its `>` (`--tp 2 >
+            # server.log` is the value's)
+            redirected = len(nxt) == 1 and nxt in "012" and f"{word} {nxt}>" in text
+            value = "" if nxt.startswith("-") or nxt in _SHELL_OPERATORS or redirected else nxt
+        options[name] = value
+    return options
+
+
+def _other_options_changed(text: str, before: str) -> str:
+    """The options other than the speculative flags that ``text``'s launch set otherwise than
+    ``before``'s, as the reader needs them: "`--mem-fraction-static 0.8` (was
+    `--mem-fraction-static 0.95`)", "without `--disable-cuda-graph`"; "" where none did."""
+    now, was = _launch_options(text), _launch_options(before)
+    said = []
+    for name, value in now.items():
+        if was.get(name) != value:
+            shown = _code(f"{name} {value}".strip())
+            said.append(shown + (f" (was {_code(f'{name} {was[name]}'.strip())})" if name in was else ""))
+    said += ["without " + _code(f"{name} {value}".strip()) for name, value in was.items() if name not in now]
+    return ", ".join(said[:4]) + (", …" if len(said) > 4 else "")
 
 
 def _spec_flags(text: str) -> list[str]:
@@ -1779,8 +1832,15 @@ def _short(text: str | None, limit: int) -> str:
     return cut_at_word(" ".join((text or "").split()), limit)
 
 
-_GENERIC_RAISED = frozenset({"cuda_oom", "cuda_error", "nccl", "kv_cache_memory"})
+_GENERIC_RAISED = frozenset({"cuda_oom", "cuda_error", "nccl", "kv_cache_memory", "host_oom"})
 """Kinds counted by their kind, not by a generic exception name (RuntimeError) that raised them."""
+_GENERIC_NAMES = dict.fromkeys(_GENERIC_RAISED, ("RuntimeError", "Exception"))
+# torch's "RuntimeError: [enforce fail at alloc_cpu.cpp:...] DefaultCPUAllocator: not enough
+# memory" and a fork's "OSError: [Errno 12] Cannot allocate memory" (a DataLoader's workers)
+_GENERIC_NAMES["host_oom"] = ("RuntimeError", "Exception", "OSError")
+_RAISED_AS = {"host_oom": "host_memory_raised"}
+"""A kind raised as an exception that is no other failure of that kind: an allocation the host
+refused is no process the kernel's OOM killer ended ("process killed for host memory")."""
 
 _KIND_COUNTED = {"exit_code": ("failed command", "failed commands"),
                  "connection": ("failed connection", "failed connections"),
@@ -1790,6 +1850,7 @@ _KIND_COUNTED = {"exit_code": ("failed command", "failed commands"),
                  "cuda_oom": ("GPU out-of-memory error", "GPU out-of-memory errors"),
                  "kv_cache_memory": ("KV cache memory error", "KV cache memory errors"),
                  "host_oom": ("process killed for host memory", "processes killed for host memory"),
+                 "host_memory_raised": ("host out-of-memory error", "host out-of-memory errors"),
                  "nccl": ("NCCL error", "NCCL errors"),
                  "http_error": ("HTTP error", "HTTP errors"),
                  "test_failure": ("failed test", "failed tests"),

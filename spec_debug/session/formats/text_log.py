@@ -254,6 +254,17 @@ _LEFT_CONTEXT = re.compile(r"(?P<user>[\w.-]+)@(?P<host>[\w.-]+) [~/]")
 (as root or over ssh), before the folder: ``root@gpu01 ~/sglang`` (``config/p10k-pure.zsh``:
 ``POWERLEVEL9K_LEFT_PROMPT_ELEMENTS=(context dir vcs command_execution_time newline
 virtualenv prompt_char)``, at 604f19a9)."""
+def _top_row_folder(row: str, context: re.Match | None) -> str | None:
+    """The folder a two-row theme prompt's first row starts with (starship's directory module,
+    ``~/work/eagle on  main via 🐍 v3.11.4``; powerlevel10k's lean ``~/sglang main``), or shows
+    after its context (pure's ``root@gpu01 ~/sglang``): the folder its commands ran in. None where
+    it is no whole path: starship shows a repository's folder from the repository's root
+    (``eagle/python``), a path cut short is marked with ``…``."""
+    start = context.end() - 1 if context is not None else 2 if row[1:2] == " " and row[:1] > "\x7f" else 0
+    folder = row[start:].split(None, 1)[0] if row[start:].strip() else ""
+    return folder if folder[:1] in ("~", "/") and "…" not in folder else None
+
+
 _P10K_STATUS = re.compile(r"(?:^|\s)(?:\u2718 (?P<before>[\w|()]+)|(?P<after>[\w|()]+) \u2718)(?=\s|$)")
 _P10K_CONTEXT = re.compile(r"(?:^|\s)(?P<user>[\w.-]+)@(?P<host>[\w.-]+)(?=\s|$)")
 """What the right part of a powerlevel10k prompt's row shows (a screen capture: the row, the blank
@@ -2225,7 +2236,7 @@ class _State:
             return None
         return line[:at]
 
-    def _theme_top_row(self, framed: bool = False) -> tuple[str | None, str | None] | None:
+    def _theme_top_row(self, framed: bool = False) -> tuple[str | None, str | None, str | None] | None:
         """The first row of a two-row theme prompt whose second row is the bare ``❯`` the command
         is typed after (powerlevel10k's lean style, pure), taken out of the open output, whose
         last line it was read as; with what its right part shows (:meth:`_right_segments`): the
@@ -2236,7 +2247,8 @@ class _State:
         them (:func:`_bare_powerline`; the wizard's ``❯`` on the row after: ``internal/wizard.zsh``,
         a two-row prompt without a left frame). ``framed``: the second row was the frame's
         ``╰─`` (:data:`_FRAMED_BOTTOM`), and the first starts ``╭─``. None where the last
-        line is none."""
+        line is none. Returns ``(user, host, folder)``: the folder the row starts with (or shows
+        after its context), where it is a whole path."""
         body = self.body
         if self.kind not in ("text", "tool_result") or not body or self.tail.lines or self.numbered \
                 or self.markdown:
@@ -2259,8 +2271,9 @@ class _State:
         if framed and at is None:
             at = 2  # a gap filled with "·" or "─" (the wizard's dotted or solid connection): the whole row
         found = (self._right_segments(row[at:]) if at is not None else None) or (None, None)
-        return (context.group("user"), context.group("host")) if context is not None and found == (None, None) \
+        user_host = (context.group("user"), context.group("host")) if context is not None and found == (None, None) \
             else found
+        return (*user_host, None if framed else _top_row_folder(row, context))
 
     def _framed_prompt(self, line: str, lineno: int) -> Iterator[Event]:
         """A framed prompt's second row (:data:`_FRAMED_BOTTOM`) after its first (``╭─``,
@@ -2730,14 +2743,15 @@ class _State:
                 self.prompt_shape = m.re
                 self._note_prompt_mark(m)
                 host, user = _prompt_host(m), _prompt_user(m)
+                cwd = _prompt_dir(m)
                 if line[:1] == "\u276f" and m.re is _THEME_PROMPT and (top := self._theme_top_row()) is not None:
-                    user, host = top[0] or user, top[1] or host
+                    user, host, cwd = top[0] or user, top[1] or host, top[2] or cwd
                 if self.right_context is not None:
                     if host is None:
                         user, host = self.right_context[0] or user, self.right_context[1]
                     self.right_context = None
                 yield from self._command(m.group(m.lastindex), lineno, host, new_message=not self.numbered,
-                                         cwd=_prompt_dir(m), user=user)
+                                         cwd=cwd, user=user)
                 return
             if self.prompt_mark is not None and self.kind == "tool_result" and self.call_id is not None \
                     and (at := self._glued_prompt(line)) is not None:
