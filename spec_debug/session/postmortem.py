@@ -859,7 +859,45 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
     if edits:  # an Edit of the draft's config.json, then the restart: the edit was the fix
         changes = sorted([*changes, *edits], key=attrgetter("seq"))
     plain = _plain_launches(a, m, changes)
-    return [c for c in changes if c.seq not in plain] if plain else changes
+    if plain:
+        changes = [c for c in changes if c.seq not in plain]
+    return _without_failed_relaunches(changes)
+
+
+def _without_failed_relaunches(changes: list[CommandRecord | FileEdit]) -> list[CommandRecord | FileEdit]:
+    """``changes`` less each relaunch that failed (`systemctl restart sglang` exiting 1, "Job for
+    sglang.service failed", a typed launch that died of an OOM) and was followed by another among
+    them: what was read was served by the later one, and the failed try changed nothing it served.
+    The Resolution told the rise "after `systemctl restart sglang-eagle3` [msg 8], `sed -i ... &&
+    systemctl restart ...` [msg 13]", the failed restart first among its causes. A failed line that
+    changed something else as well (`sed -i ... && systemctl restart ...`: the edit was made) stays."""
+    failed = [c for c in changes if isinstance(c, CommandRecord) and c.exit_code not in (None, 0)
+              and (c.category == "launch_server" or _restarts_service(c) or _redeploys(c))]
+    if not failed:
+        return changes
+    relaunches = [c.seq for c in changes if isinstance(c, CommandRecord) and _relaunch_in(c)]
+    dropped = {c.seq for c in failed if any(seq > c.seq for seq in relaunches) and _only_relaunches(c.inner or c.command)}
+    return [c for c in changes if c.seq not in dropped] if dropped else changes
+
+
+def _relaunch_in(c: CommandRecord) -> bool:
+    """``c`` (re)starts the server, alone or after an edit (`sed -i ... && systemctl restart sglang`)."""
+    text = c.inner or c.command
+    return c.category == "launch_server" or starts_service(text) or redeploys(text)
+
+
+def _only_relaunches(command: str) -> bool:
+    """Every change ``command`` makes on its host is a (re)start (`systemctl daemon-reload &&
+    systemctl restart sglang`, a typed `python -m sglang.launch_server ...`): no file written, no
+    edit, no install."""
+    for argv in simple_commands(command, writes=True):
+        if isinstance(argv, str):
+            return False  # a redirection's file: `echo SPEC_TOPK=4 >> /etc/default/sglang && ...`
+        line = " ".join(argv)
+        why = changes_host(line)
+        if why is not None and why != "systemctl daemon-reload" and not starts_service(line) and not redeploys(line):
+            return False
+    return True
 
 
 _MAY_RELAUNCH = frozenset({"other", "stop_process"})

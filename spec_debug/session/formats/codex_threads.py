@@ -65,15 +65,35 @@ def thread_of(path: Path) -> Thread | None:
     ``codex exec --json`` log, from its ``thread.started{thread_id}`` (the id the sub-agents'
     rollouts name as their parent)."""
     stats = ReadStats()
-    for index, _lineno, obj in iter_json_records(path, stats):
+    records = iter_json_records(path, stats)
+    for index, _lineno, obj in records:
         if index >= _META_WITHIN:
             break
         if obj.get("type") == "thread.started" and isinstance(obj.get("thread_id"), str):
             return Thread(id=obj["thread_id"])
         if obj.get("type") != "session_meta" or not isinstance(obj.get("payload"), dict):
             continue
-        return _thread(obj["payload"])
+        thread = _thread(obj["payload"])
+        if thread is not None and thread.parent is None and thread.forked_from is None:
+            thread.forked_from = _copied_origin(next(records, None), thread.id)
+        return thread
     return None
+
+
+def _copied_origin(record: tuple | None, own_id: str) -> str | None:
+    """The thread a fork written before ``forked_from_id`` existed copied its history from: the
+    ``session_meta`` of another thread right after the fork's own. Codex CLIs of late 2025 forked
+    (``/fork``, Esc Esc to edit an earlier prompt) by reading the source's rollout whole and
+    persisting its items, its ``session_meta`` first, after the new thread's own meta (openai/codex
+    ``codex-rs/core/src/conversation_manager.rs`` ``fork_conversation``:
+    ``RolloutRecorder::get_rollout_history`` then ``InitialHistory::Forked``, persisted by
+    ``record_initial_history``), and no field of the new meta named the source. Unread, the copy
+    was read as the fork's own work: the origin's commands and failures twice in a folder."""
+    if record is None or record[2].get("type") != "session_meta":
+        return None
+    payload = record[2].get("payload")
+    origin = payload.get("id") if isinstance(payload, dict) else None
+    return origin if isinstance(origin, str) and origin and origin != own_id else None
 
 
 _META_WITHIN = 64
