@@ -86,8 +86,9 @@ def test_a_typed_launch_that_died_before_the_one_that_came_up_is_no_cause(tmp_pa
     path = _session(tmp_path, launch.format("0.9"), "torch.OutOfMemoryError: CUDA out of memory.",
                     [launch.format("0.8").replace("'", "") + " &"])
     assert _resolution(path) == [
-        "- Throughput rose from 41.2 to 97.5 tok/s on gpu01 [[msg 12]](#msg-12) after restarting the server "
-        "(the same speculative flags) [[msg 9]](#msg-9). 41.2 tok/s was read at [[msg 4]](#msg-4)."]
+        "- Throughput rose from 41.2 to 97.5 tok/s on gpu01 [[msg 12]](#msg-12) after relaunching the server with "
+        "`--mem-fraction-static 0.8` (was `--mem-fraction-static 0.9`) [[msg 9]](#msg-9). "
+        "41.2 tok/s was read at [[msg 4]](#msg-4)."]
 
 
 def test_a_failed_restart_that_also_edited_the_unit_stays_a_cause(tmp_path):
