@@ -4972,10 +4972,75 @@ def vllm_model_not_first(cfg: LaunchConfig, engine_version: str | None) -> list[
     if engine_version is not None and _vllm_surely_from(engine_version, _VLLM_MODEL_FIRST_SINCE):
         return [f"{said}: vLLM {engine_version}'s {raises}; {fix}"]
     if engine_version is not None and vllm_surely_before(engine_version, _VLLM_MODEL_FIRST_SINCE):
-        # (the model eaten by the names: the audit reads it as the target still; a lead, not said)
+        # (the model eaten by the names, or none given: vllm_default_model_served says so)
         return []
     return [f"{said}: vLLM {_VLLM_MODEL_FIRST_SINCE} and later: {raises}; before "
             f"{_VLLM_MODEL_FIRST_SINCE} {older}; {fix}{VLLM_NEWER_RELEASE_UNKNOWN}"]
+
+
+# ModelConfig.model, the model a vLLM server runs when none is given: facebook/opt-125m until
+# vllm-project/vllm#20335 (merged July 2025) made it Qwen/Qwen3-0.6B (vllm/config/model.py).
+VLLM_DEFAULT_MODEL = "Qwen/Qwen3-0.6B"
+VLLM_DEFAULT_MODEL_TITLE = "The server runs vLLM's default model, not the one written"
+
+
+def vllm_default_model_served(cfg: LaunchConfig, engine_version: str | None) -> str | None:
+    """`vllm serve --served-model-name q Qwen/Qwen3-8B --speculative-config ...` on a known release
+    before _VLLM_MODEL_FIRST_SINCE: --served-model-name (a list field, nargs "+") takes every word
+    up to the next flag, the model too, so model_tag stays None and vllm/entrypoints/cli/serve.py
+    keeps args.model at ModelConfig's default: the server starts and serves VLLM_DEFAULT_MODEL (or
+    facebook/opt-125m on a release before #20335) under the name q, with the draft written for
+    the other model. Also where no model is given at all beside the names. Was: nothing said, and
+    the written model audited as the target. The release unknown or 0.17.0 and later:
+    vllm_model_not_first (0.17.0 refuses the command)."""
+    if (cfg.engine != "vllm" or cfg.python_call or engine_version is None
+            or not vllm_surely_before(engine_version, _VLLM_MODEL_FIRST_SINCE)
+            or vllm_surely_before(engine_version, _VLLM_MODEL_OPTION_REFUSED_FROM)):
+        return None  # (the oldest release read for its serve parser: _VLLM_MODEL_OPTION_REFUSED_FROM)
+    program, args = _program_and_args(cfg)
+    if program != "serve" and not re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", program):
+        return None
+    words = [str(word) for word in args]
+    if "--" in words:
+        words = words[:words.index("--")]
+    if not words or not words[0].startswith("-") or any(
+            re.match(r"--model(=.+|$)", word) or re.match(r"--config(=.+|$)", word) for word in words):
+        return None
+    if any(_EXPANDED_FLAGS.match(word) and not words[i - 1].startswith("-") for i, word in enumerate(words) if i):
+        return None
+    served = [i for i, word in enumerate(words) if re.match(r"--served[-_]model[-_]name(=.+|$)", word)]
+    if not served:
+        return None
+    model = cfg.target_model
+    names: list[str] = []
+    eaten = False
+    for i in served:
+        if "=" in words[i]:
+            names.append(words[i].partition("=")[2])
+            continue
+        run = list(itertools.takewhile(lambda word: not word.startswith("-"), words[i + 1:]))
+        names += run
+        if model is not None and model in run[1:]:
+            # (the reader gives the names one word and takes the next as the model: with several
+            # names, the model meant is the last word of the run)
+            eaten, model = True, run[-1]
+    if model is not None and not eaten:
+        return None  # (argparse reads the model where it stands)
+    default = (f"vLLM's default model (ModelConfig.model: {VLLM_DEFAULT_MODEL}; facebook/opt-125m on releases "
+               "before vllm-project/vllm#20335, July 2025)")
+    shown = " ".join(names[:-1] if eaten and names and names[-1] == model else names) or "..."
+    if eaten:
+        said = (f"`vllm serve ... --served-model-name {shown} {model}`: --served-model-name takes every word up to "
+                f"the next flag (argparse nargs \"+\"), so vLLM {engine_version} reads {model} as another served "
+                f"name, not the model: no model is given, and the server starts with {default}, not {model}, "
+                f"answering to the names {', '.join(names)}")
+    else:
+        said = (f"`vllm serve {words[0].partition('=')[0]} ...` gives no model (only --served-model-name {shown}): "
+                f"vLLM {engine_version} starts with {default}")
+    rest = [word for word in words if word != model]
+    how = "vllm/entrypoints/cli/serve.py sets args.model from the positional model_tag only when one is given"
+    return (f"{said} ({how}){'; the checks of the written target below are not of the model that runs' if model else ''}"
+            f"; write the model first: `vllm serve {model or 'MODEL'} {' '.join(rest[:2])} ...`")
 
 
 # `vllm serve ... --model X`, read from the PyPI sdists: 0.7.3 and 0.8.0 raise ValueError in
