@@ -2403,6 +2403,8 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
         # `sglang serve MODEL` is `--model-path MODEL` put first, so a later --model-path wins
         # (sgl-project/sglang python/sglang/cli/serve.py `_normalize_positional_model_path`)
         argv = argv[:start] + ["--model-path"] + argv[start:]
+    if engine == "vllm":
+        argv = _listed_model_words_joined(argv, start)
     server = _vllm_one_dash_prefixes(argv[start:]) if engine == "vllm" else argv[start:]
     _refuse_flags_after_end_marker(engine, server)
     flags, positionals = _read_flags(server)
@@ -2437,6 +2439,30 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
     if not keywords:
         _refuse_stray_word(engine, argv, start, server)
     return cfg
+
+
+# The interpreter the kernel starts for a Python console script (its `#!` line): a `ps` line or
+# /proc/PID/cmdline of `vllm serve` shows it before the script's full path (_typed_console_script).
+_PYTHON_INTERPRETER = re.compile(r"(\S*/)?python(\d+(\.\d+)*)?")
+
+
+def _listed_model_words_joined(argv: list[str], start: int) -> list[str]:
+    """`/usr/bin/python3 /usr/local/bin/vllm serve /mnt/f/AI/AI Models/Qwen3-8B --port 8000`: the
+    argv of a running server as `ps -o args` (or `tr '\\0' ' ' < /proc/PID/cmdline`) prints it,
+    each word joined to the next by a space, so a model path holding one is cut in two. No one
+    types the interpreter and the script's full path (a shell resolves `vllm` in PATH, and the
+    kernel puts the interpreter before it: execve(2), "Interpreter scripts"), and a server whose
+    argv held two positionals would have exited at startup ('unrecognized arguments',
+    _refuse_second_positional) and left no process to list: the words up to the first flag are
+    the one model path. Was: refused as a second positional, a running server said not to start."""
+    if getattr(argv, "call", None) or not (start >= 3 and start < len(argv) and argv[start - 1] == "serve"
+            and str(argv[start - 2]).startswith("/") and str(argv[start - 2]).rsplit("/", 1)[-1] == "vllm"
+            and _PYTHON_INTERPRETER.fullmatch(str(argv[start - 3]))):
+        return argv
+    words = list(itertools.takewhile(lambda word: not str(word).startswith("-"), argv[start:]))
+    if len(words) < 2 or any(_EXPANDED_FLAGS.search(str(word)) for word in words):
+        return argv
+    return [*argv[:start], " ".join(str(word) for word in words), *argv[start + len(words):]]
 
 
 _SPECFORGE_BENCH = "bench_eagle3.py"
