@@ -3077,6 +3077,29 @@ def _vllm_full_name(head: str, keywords: bool = False) -> str:
     return matches[0] if matches else head
 
 
+def _vllm_positional_model(positionals: list[str], server_args: list[str]) -> str | None:
+    """The positional vLLM reads as its model (model_tag), where the command does not start with
+    it. --served-model-name is a list field (nargs "+"): argparse gives it every word up to the
+    next flag, so `vllm serve --served-model-name a b --port 8000 Qwen/Qwen3-8B` serves
+    Qwen/Qwen3-8B under the names a and b. Was: the flag reader gave the names one word and read
+    `b` as the model. Where the names take every positional (`--served-model-name q MODEL`, the
+    model eaten: vllm_model_not_first and vllm_default_model_served say what runs), the last word
+    they took, the model the command was written for."""
+    if not positionals:
+        return None
+    taken: list[str] = []
+    for i, word in enumerate(server_args):
+        if re.fullmatch(r"--served[-_]model[-_]name", str(word)):
+            taken += [str(w) for w in itertools.takewhile(lambda w: not str(w).startswith("-"), server_args[i + 1:])][1:]
+    if not taken:
+        return positionals[0]
+    left = list(positionals)
+    for word in taken:
+        if word in left:
+            left.remove(word)
+    return left[0] if left else taken[-1] if taken[-1] in positionals else positionals[0]
+
+
 def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list[str],
                  env: dict[str, str], server_args: list[str], keywords: bool = False) -> LaunchConfig:
     """`keywords`: the words are a Python engine call's keyword arguments (`LLM(..., tp=2)`), which
@@ -3090,7 +3113,8 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
     unexpanded: list[str] = []
     # (an InferenceService's `args` alone, with no program: KServe's --model_id / --model_dir,
     # which vLLM's own parser does not have)
-    target = _str_flag(flags, a["model"], "vllm") or (positionals[0] if positionals else None) or _kserve_model(flags)
+    target = _str_flag(flags, a["model"], "vllm") or _vllm_positional_model(positionals, server_args) or (
+        _kserve_model(flags))
     spec = _vllm_speculative_config(flags, dotted)
     legacy_draft = _str_flag(flags, a["speculative-model"], "vllm")
     if spec is None and legacy_draft is not None:
