@@ -145,7 +145,11 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "decoding\" (a warning): a server that starts but drops the speculative settings, as "
             "KServe's huggingfaceserver drops `--speculative_config` (its parse_known_args keeps "
             "vLLM's dashed names only) or serves with `--backend huggingface` instead of vLLM, "
-            "or as SGLang ignores `--speculative-*` settings given without `--speculative-algorithm`."
+            "or as SGLang ignores `--speculative-*` settings given without `--speculative-algorithm`. "
+            "Titled \"The server runs vLLM's default model, not the one written\" (an error): "
+            "`vllm serve --served-model-name NAME MODEL ...` on a vLLM release before 0.17.0, whose "
+            "--served-model-name takes every word up to the next flag, MODEL too, so the server starts "
+            "with ModelConfig's default model under the name NAME."
         ),
         why=(
             "The server silently runs a different configuration from the one written in the "

@@ -2403,6 +2403,8 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
         # `sglang serve MODEL` is `--model-path MODEL` put first, so a later --model-path wins
         # (sgl-project/sglang python/sglang/cli/serve.py `_normalize_positional_model_path`)
         argv = argv[:start] + ["--model-path"] + argv[start:]
+    if engine == "vllm":
+        argv = _listed_model_words_joined(argv, start)
     server = _vllm_one_dash_prefixes(argv[start:]) if engine == "vllm" else argv[start:]
     _refuse_flags_after_end_marker(engine, server)
     flags, positionals = _read_flags(server)
@@ -2437,6 +2439,30 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
     if not keywords:
         _refuse_stray_word(engine, argv, start, server)
     return cfg
+
+
+# The interpreter the kernel starts for a Python console script (its `#!` line): a `ps` line or
+# /proc/PID/cmdline of `vllm serve` shows it before the script's full path (_typed_console_script).
+_PYTHON_INTERPRETER = re.compile(r"(\S*/)?python(\d+(\.\d+)*)?")
+
+
+def _listed_model_words_joined(argv: list[str], start: int) -> list[str]:
+    """`/usr/bin/python3 /usr/local/bin/vllm serve /mnt/f/AI/AI Models/Qwen3-8B --port 8000`: the
+    argv of a running server as `ps -o args` (or `tr '\\0' ' ' < /proc/PID/cmdline`) prints it,
+    each word joined to the next by a space, so a model path holding one is cut in two. No one
+    types the interpreter and the script's full path (a shell resolves `vllm` in PATH, and the
+    kernel puts the interpreter before it: execve(2), "Interpreter scripts"), and a server whose
+    argv held two positionals would have exited at startup ('unrecognized arguments',
+    _refuse_second_positional) and left no process to list: the words up to the first flag are
+    the one model path. Was: refused as a second positional, a running server said not to start."""
+    if getattr(argv, "call", None) or not (start >= 3 and start < len(argv) and argv[start - 1] == "serve"
+            and str(argv[start - 2]).startswith("/") and str(argv[start - 2]).rsplit("/", 1)[-1] == "vllm"
+            and _PYTHON_INTERPRETER.fullmatch(str(argv[start - 3]))):
+        return argv
+    words = list(itertools.takewhile(lambda word: not str(word).startswith("-"), argv[start:]))
+    if len(words) < 2 or any(_EXPANDED_FLAGS.search(str(word)) for word in words):
+        return argv
+    return [*argv[:start], " ".join(str(word) for word in words), *argv[start + len(words):]]
 
 
 _SPECFORGE_BENCH = "bench_eagle3.py"
@@ -3051,6 +3077,29 @@ def _vllm_full_name(head: str, keywords: bool = False) -> str:
     return matches[0] if matches else head
 
 
+def _vllm_positional_model(positionals: list[str], server_args: list[str]) -> str | None:
+    """The positional vLLM reads as its model (model_tag), where the command does not start with
+    it. --served-model-name is a list field (nargs "+"): argparse gives it every word up to the
+    next flag, so `vllm serve --served-model-name a b --port 8000 Qwen/Qwen3-8B` serves
+    Qwen/Qwen3-8B under the names a and b. Was: the flag reader gave the names one word and read
+    `b` as the model. Where the names take every positional (`--served-model-name q MODEL`, the
+    model eaten: vllm_model_not_first and vllm_default_model_served say what runs), the last word
+    they took, the model the command was written for."""
+    if not positionals:
+        return None
+    taken: list[str] = []
+    for i, word in enumerate(server_args):
+        if re.fullmatch(r"--served[-_]model[-_]name", str(word)):
+            taken += [str(w) for w in itertools.takewhile(lambda w: not str(w).startswith("-"), server_args[i + 1:])][1:]
+    if not taken:
+        return positionals[0]
+    left = list(positionals)
+    for word in taken:
+        if word in left:
+            left.remove(word)
+    return left[0] if left else taken[-1] if taken[-1] in positionals else positionals[0]
+
+
 def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list[str],
                  env: dict[str, str], server_args: list[str], keywords: bool = False) -> LaunchConfig:
     """`keywords`: the words are a Python engine call's keyword arguments (`LLM(..., tp=2)`), which
@@ -3064,7 +3113,8 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
     unexpanded: list[str] = []
     # (an InferenceService's `args` alone, with no program: KServe's --model_id / --model_dir,
     # which vLLM's own parser does not have)
-    target = _str_flag(flags, a["model"], "vllm") or (positionals[0] if positionals else None) or _kserve_model(flags)
+    target = _str_flag(flags, a["model"], "vllm") or _vllm_positional_model(positionals, server_args) or (
+        _kserve_model(flags))
     spec = _vllm_speculative_config(flags, dotted)
     legacy_draft = _str_flag(flags, a["speculative-model"], "vllm")
     if spec is None and legacy_draft is not None:
@@ -4972,10 +5022,75 @@ def vllm_model_not_first(cfg: LaunchConfig, engine_version: str | None) -> list[
     if engine_version is not None and _vllm_surely_from(engine_version, _VLLM_MODEL_FIRST_SINCE):
         return [f"{said}: vLLM {engine_version}'s {raises}; {fix}"]
     if engine_version is not None and vllm_surely_before(engine_version, _VLLM_MODEL_FIRST_SINCE):
-        # (the model eaten by the names: the audit reads it as the target still; a lead, not said)
+        # (the model eaten by the names, or none given: vllm_default_model_served says so)
         return []
     return [f"{said}: vLLM {_VLLM_MODEL_FIRST_SINCE} and later: {raises}; before "
             f"{_VLLM_MODEL_FIRST_SINCE} {older}; {fix}{VLLM_NEWER_RELEASE_UNKNOWN}"]
+
+
+# ModelConfig.model, the model a vLLM server runs when none is given: facebook/opt-125m until
+# vllm-project/vllm#20335 (merged July 2025) made it Qwen/Qwen3-0.6B (vllm/config/model.py).
+VLLM_DEFAULT_MODEL = "Qwen/Qwen3-0.6B"
+VLLM_DEFAULT_MODEL_TITLE = "The server runs vLLM's default model, not the one written"
+
+
+def vllm_default_model_served(cfg: LaunchConfig, engine_version: str | None) -> str | None:
+    """`vllm serve --served-model-name q Qwen/Qwen3-8B --speculative-config ...` on a known release
+    before _VLLM_MODEL_FIRST_SINCE: --served-model-name (a list field, nargs "+") takes every word
+    up to the next flag, the model too, so model_tag stays None and vllm/entrypoints/cli/serve.py
+    keeps args.model at ModelConfig's default: the server starts and serves VLLM_DEFAULT_MODEL (or
+    facebook/opt-125m on a release before #20335) under the name q, with the draft written for
+    the other model. Also where no model is given at all beside the names. Was: nothing said, and
+    the written model audited as the target. The release unknown or 0.17.0 and later:
+    vllm_model_not_first (0.17.0 refuses the command)."""
+    if (cfg.engine != "vllm" or cfg.python_call or engine_version is None
+            or not vllm_surely_before(engine_version, _VLLM_MODEL_FIRST_SINCE)
+            or vllm_surely_before(engine_version, _VLLM_MODEL_OPTION_REFUSED_FROM)):
+        return None  # (the oldest release read for its serve parser: _VLLM_MODEL_OPTION_REFUSED_FROM)
+    program, args = _program_and_args(cfg)
+    if program != "serve" and not re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", program):
+        return None
+    words = [str(word) for word in args]
+    if "--" in words:
+        words = words[:words.index("--")]
+    if not words or not words[0].startswith("-") or any(
+            re.match(r"--model(=.+|$)", word) or re.match(r"--config(=.+|$)", word) for word in words):
+        return None
+    if any(_EXPANDED_FLAGS.match(word) and not words[i - 1].startswith("-") for i, word in enumerate(words) if i):
+        return None
+    served = [i for i, word in enumerate(words) if re.match(r"--served[-_]model[-_]name(=.+|$)", word)]
+    if not served:
+        return None
+    model = cfg.target_model
+    names: list[str] = []
+    eaten = False
+    for i in served:
+        if "=" in words[i]:
+            names.append(words[i].partition("=")[2])
+            continue
+        run = list(itertools.takewhile(lambda word: not word.startswith("-"), words[i + 1:]))
+        names += run
+        if model is not None and model in run[1:]:
+            # (the reader gives the names one word and takes the next as the model: with several
+            # names, the model meant is the last word of the run)
+            eaten, model = True, run[-1]
+    if model is not None and not eaten:
+        return None  # (argparse reads the model where it stands)
+    default = (f"vLLM's default model (ModelConfig.model: {VLLM_DEFAULT_MODEL}; facebook/opt-125m on releases "
+               "before vllm-project/vllm#20335, July 2025)")
+    shown = " ".join(names[:-1] if eaten and names and names[-1] == model else names) or "..."
+    if eaten:
+        said = (f"`vllm serve ... --served-model-name {shown} {model}`: --served-model-name takes every word up to "
+                f"the next flag (argparse nargs \"+\"), so vLLM {engine_version} reads {model} as another served "
+                f"name, not the model: no model is given, and the server starts with {default}, not {model}, "
+                f"answering to the names {', '.join(names)}")
+    else:
+        said = (f"`vllm serve {words[0].partition('=')[0]} ...` gives no model (only --served-model-name {shown}): "
+                f"vLLM {engine_version} starts with {default}")
+    rest = [word for word in words if word != model]
+    how = "vllm/entrypoints/cli/serve.py sets args.model from the positional model_tag only when one is given"
+    return (f"{said} ({how}){'; the checks of the written target below are not of the model that runs' if model else ''}"
+            f"; write the model first: `vllm serve {model or 'MODEL'} {' '.join(rest[:2])} ...`")
 
 
 # `vllm serve ... --model X`, read from the PyPI sdists: 0.7.3 and 0.8.0 raise ValueError in

@@ -140,7 +140,31 @@ def model_refs(argv: list[str]) -> list[str]:
             continue
         if "/" in value or value.startswith("~"):
             refs.append(value)
+    listed = _listed_model_path(argv)
+    if listed is not None and listed not in refs:
+        refs.insert(0, listed)
     return refs
+
+
+_INTERPRETER = re.compile(r"(\S*/)?python(\d+(\.\d+)*)?")
+
+
+def _listed_model_path(argv: list[str]) -> str | None:
+    """The model path of a `ps` line of `vllm serve` whose path holds a space: `/usr/bin/python3
+    /usr/local/bin/vllm serve /mnt/AI Models/Qwen3-8B --port 8000` (ps joins the argv words by
+    spaces; the interpreter before the script's full path marks a listing, as the controller
+    reads it, spec_debug.diagnose.launch `_listed_model_words_joined`): the words up to the
+    first flag, joined."""
+    for i in range(2, len(argv) - 1):
+        if argv[i] == "serve" and argv[i - 1].startswith("/") and argv[i - 1].rsplit("/", 1)[-1] == "vllm" and (
+                _INTERPRETER.fullmatch(argv[i - 2])):
+            words = []
+            for word in argv[i + 1:]:
+                if word.startswith("-"):
+                    break
+                words.append(word)
+            return " ".join(words) if len(words) > 1 and not any("$" in word for word in words) else None
+    return None
 
 
 _QUOTED_PATH = re.compile(r"""["']((?:~|/|[\w.-]+/)[^"'\s,]*)["']""")

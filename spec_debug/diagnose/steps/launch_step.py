@@ -18,7 +18,8 @@ from spec_debug.diagnose.launch import (RUNS_WITHOUT_SPECULATION, VLLM_MTP_FAMIL
                                        LaunchParseError, detect_engine, draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
                                        config_architectures, models_named, names_a_kind, parse_launch_command,
                                        refused_draft_word, sglang_said_of_call, split_command, sglang_target_refused, _sglang_surely_before, vllm_surely_before,
-                                       vllm_model_not_first, vllm_model_option_refused)
+                                       vllm_model_not_first, vllm_model_option_refused,
+                                       VLLM_DEFAULT_MODEL_TITLE, vllm_default_model_served)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
@@ -568,6 +569,18 @@ def check(ctx: Any) -> list[Finding]:
     if model_not_first:
         # vLLM raises before argparse reads a word: said first
         eff = replace(eff, problems=[*model_not_first, *eff.problems])
+    default_model = None if launch.get("config_file") else vllm_default_model_served(cfg, version)
+    if default_model is not None:
+        # it starts, with a target the command does not name: every measurement and every check of
+        # the written target is of another model than the one that runs (an error: the server the
+        # user meant is not the one serving)
+        fix = "write the model first, right after `serve`"
+        notes.append(where(ctx).finding(
+            "SD102", [default_model], {"source": launch.get("source"), "fix": fix,
+                                       "target_written": cfg.target_model},
+            title=VLLM_DEFAULT_MODEL_TITLE, severity="error",
+            remediation="Write the model right after `vllm serve` (before --served-model-name and its names), "
+                        "restart the server, then audit the command again."))
     refused_target = (vllm_mtp_target_refused(cfg, target, launch.get("trained_steps_source"))
                       or sglang_mtp_target_refused(cfg, target, launch.get("trained_steps_source"))
                       or sglang_target_refused(cfg, arch, version, launch.get("draft_config")))
