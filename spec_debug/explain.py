@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from jinja2 import ChainableUndefined, Undefined
 from markupsafe import Markup, escape
 
 from spec_debug.playbook.loader import LoadedPlaybook
@@ -74,9 +75,18 @@ _TITLE_FIELD = re.compile(r"\{\{\s*(?:vars\.)?([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
 def readable_title(title: str | None, defaults: dict[str, Any]) -> str | None:
     """A finding title as the walkthrough shows it before any run: "Less than {{ min_free_gb }}
     GB free on {{ host }}" read as Jinja to a newcomer; a var becomes its default, anything else
-    (the host, a fact) its name in capitals: "Less than 20 GB free on HOST"."""
-    if not title:
+    (the host, a fact) its name in capitals: "Less than 20 GB free on HOST".
+
+    An expression with more than a name (`restart on {{ port | default(8000) }}`, `{{ 'tp' if
+    tp > 1 else 'single' }}`) was shown as written; it is rendered as the runner renders it, with
+    the vars' defaults, so filters and conditions read as they will ("restart on 30000"). One
+    that cannot be rendered before the run (a comparison with a fact) is kept as written."""
+    if not title or "{" not in title:
         return title
+    if "{%" in title:  # a block ({% if %}) spans the text: rendered whole, or names filled in
+        shown = _rendered_label(title, defaults)
+        if shown is not None:
+            return shown
 
     def fill(match: re.Match[str]) -> str:
         name = match.group(1)
@@ -85,7 +95,73 @@ def readable_title(title: str | None, defaults: dict[str, Any]) -> str | None:
             return value_text(default)
         return name.rsplit(".", 1)[-1].upper()
 
-    return _TITLE_FIELD.sub(fill, title)
+    def shown(match: re.Match[str]) -> str:
+        named = _TITLE_FIELD.fullmatch(match.group(0))
+        if named:
+            return fill(named)
+        rendered = _rendered_label(match.group(0), defaults)
+        return match.group(0) if rendered is None else rendered
+
+    return _EXPRESSION.sub(shown, title)
+
+
+_EXPRESSION = re.compile(r"\{\{.*?\}\}", re.DOTALL)
+
+
+def _rendered_label(title: str, defaults: dict[str, Any]) -> str | None:
+    """``title`` rendered in the runner's sandbox with the vars' defaults (a var left empty, the
+    host and a fact shown as their names in capitals); None where it cannot be rendered."""
+    known = {name: value for name, value in defaults.items() if value not in (None, "")}
+    try:
+        return _label_environment().from_string(title).render({**known, "vars": known, "facts": {}})
+    except Exception:  # an author's label: a comparison with an unknown value, a syntax error
+        return None
+
+
+class _ShownAsName(ChainableUndefined):
+    """A value unknown before the run (the host, a fact, a var left empty), written as its name
+    in capitals as readable_title writes it: `facts.port` -> PORT."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return str(self._undefined_name or "value").rsplit(".", 1)[-1].upper()
+
+    def __getattr__(self, name: str) -> Any:
+        if name[:2] == "__":
+            raise AttributeError(name)
+        return _ShownAsName(name=name)
+
+    def __getitem__(self, key: Any) -> Any:
+        return _ShownAsName(name=f"{self._undefined_name}[{key}]")
+
+
+@lru_cache(maxsize=1)
+def _label_environment() -> Any:
+    """The runner's sandbox for texts (templating.TEXT_ENV's filters), where an unknown value
+    passes through every filter but `default` unchanged: `{{ facts.accept | round(2) }}` reads
+    ACCEPT, not Jinja's 0.0 for a value it could not convert."""
+    import functools
+
+    from spec_debug.playbook.templating import TEXT_ENV
+    from spec_debug.sandbox import BoundedSandbox
+
+    def passing_unknown(name: str, function: Any) -> Any:
+        first = 1 if getattr(function, "jinja_pass_arg", None) else 0
+
+        @functools.wraps(function)  # keeps jinja_pass_arg (pass_context, pass_environment)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            if len(args) > first and isinstance(args[first], Undefined):
+                return args[first]
+            return function(*args, **kwargs)
+
+        return wrapped
+
+    env = BoundedSandbox(undefined=_ShownAsName, autoescape=False, keep_trailing_newline=False,
+                         finalize=lambda value: value if isinstance(value, Undefined) else value_text(value))
+    env.filters.update({name: function if name in ("default", "d") else passing_unknown(name, function)
+                        for name, function in TEXT_ENV.filters.items()})
+    return env
 
 
 def _default_at(defaults: dict[str, Any], dotted: str) -> Any:

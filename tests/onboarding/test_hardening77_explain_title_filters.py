@@ -1,0 +1,59 @@
+"""A step title with a filter or a condition in its braces (`restart on {{ port | default(8000)
+}}`) was shown by `spec-debug explain` as written, Jinja to a newcomer, though a plain `{{ port
+}}` beside it read 30000: only bare names were filled in. Each expression is now rendered as
+the runner renders it, with the vars' defaults (a var left empty, the host and a fact read as
+their names in capitals, through any filter but `default`); one that cannot be known before the
+run (a comparison with a fact) stays as written."""
+
+from __future__ import annotations
+
+from tests.conftest import run_cli
+
+PLAYBOOK = """\
+name: restart
+vars:
+  port: 30000
+  engine: {name: sglang, tp: 8}
+  model: ""
+steps:
+  - id: restart
+    title: "restart on {{ port | default(8000) }}"
+    why: "Check {{ model | default('the model') }} on {{ host }} at {{ port|int }} ({{ 'tp' if engine.tp > 1 else 'single' }})"
+    run: echo {{ port }}
+  - id: accept
+    title: "{{ engine.name | upper }} on {{ host | upper }}"
+    run: echo ok
+    expect:
+      - that: exit_code == 0
+        description: "exits {{ steps.restart.exit_code | int }} on {{ vars.port }}"
+        finding:
+          code: SD900
+          severity: warning
+          title: "accept {{ facts.accept | round(2) }} below {{ engine.tp }}; {{ 'low' if facts.accept < 2 else 'ok' }}"
+"""
+
+
+def test_explain_renders_filters_and_conditions_with_the_defaults(tmp_path):
+    path = tmp_path / "restart.yaml"
+    path.write_text(PLAYBOOK)
+    result = run_cli("explain", str(path), cwd=tmp_path)
+    assert result.code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "## 1. restart on 30000 (`restart`)" in lines, result.stdout
+    assert "**Why it matters.** Check the model on HOST at 30000 (tp)" in lines, result.stdout
+    assert "## 2. SGLANG on HOST (`accept`)" in lines, result.stdout
+    assert "**Healthy:** exits EXIT_CODE on 30000." in lines, result.stdout
+    # a fact's comparison cannot be known before the run: kept as written, the rest filled in
+    assert ("**Failing:** SD900 (warning): accept ACCEPT below 8; {{ 'low' if facts.accept < 2 else 'ok' }}."
+            in lines), result.stdout
+
+
+def test_explain_json_step_title_rendered(tmp_path):
+    import json
+
+    path = tmp_path / "restart.yaml"
+    path.write_text(PLAYBOOK)
+    result = run_cli("explain", str(path), "--json", cwd=tmp_path)
+    assert result.code == 0, result.stderr
+    steps = json.loads(result.stdout)["steps"]
+    assert [s["title"] for s in steps] == ["restart on 30000", "SGLANG on HOST"]
