@@ -287,6 +287,7 @@ def explain_playbook(loaded: LoadedPlaybook, only_step: str | None = None) -> di
     """The walkthrough's data; ``only_step``: that step alone (`explain hidden_layout`), numbered
     as in the whole playbook."""
     playbook = loaded.playbook
+    shown = _shown_defaults(playbook.vars)
     steps: list[StepExplanation] = []
     for number, step in enumerate(playbook.steps, start=1):
         runs_when = []
@@ -306,9 +307,9 @@ def explain_playbook(loaded: LoadedPlaybook, only_step: str | None = None) -> di
             default = ["the probe's checks raise no finding" + _unchecked_note(step.probe)]
         else:
             default = ["the command exits with code 0"]
-        healthy = [readable_title(_describe(e), playbook.vars) if e.description else _describe(e)
+        healthy = [readable_title(_describe(e), shown) if e.description else _describe(e)
                    for e in step.expect] or default
-        codes = _step_codes(step, playbook.vars)
+        codes = _step_codes(step, shown)
         failing = [f"{c.code} ({c.severity}): {c.title}" for c in codes] or _runner_failing(step)
         captures = [c.name or ", ".join(_group_names(c.regex)) for c in step.capture]
         if captures:
@@ -317,8 +318,8 @@ def explain_playbook(loaded: LoadedPlaybook, only_step: str | None = None) -> di
             StepExplanation(
                 # title and why are templates rendered for each host as the step runs: before any
                 # run they read as finding titles do ("on HOST", a var's default), not as Jinja
-                number=number, id=step.id, title=readable_title(step.title, playbook.vars) or step.id,
-                why=readable_title(step.why.strip(), playbook.vars) or "", **_action(step),
+                number=number, id=step.id, title=readable_title(step.title, shown) or step.id,
+                why=readable_title(step.why.strip(), shown) or "", **_action(step),
                 runs_when=runs_when, healthy=healthy, failing=failing, codes=codes,
             )
         )
@@ -334,6 +335,32 @@ def explain_playbook(loaded: LoadedPlaybook, only_step: str | None = None) -> di
         "steps": [s for s in steps if s.id == only_step] if only_step else steps,
         "only_step": only_step,
     }
+
+
+def _shown_defaults(defaults: dict[str, Any]) -> dict[str, Any]:
+    """The vars' defaults as the runner resolves them before a run (templating.resolve_vars), a
+    var that is a template over others (`url: "http://localhost:{{ port }}"`) read with theirs:
+    a title `GET {{ url }}` read "GET http://localhost:{{ port }}" in the walkthrough, where the
+    run says "GET http://localhost:30000". An empty var or the host reads as its name, as in
+    readable_title; vars that cannot be resolved (a syntax error, a circle) stay as written."""
+    from jinja2 import TemplateSyntaxError
+
+    from spec_debug.playbook.templating import var_order, var_references
+
+    pending = [name for name, value in defaults.items() if isinstance(value, str) and ("{{" in value or "{%" in value)]
+    if not pending:
+        return defaults
+    try:
+        uses = {name: [n for n in var_references(defaults[name], defaults) if n in pending] for name in pending}
+    except TemplateSyntaxError:
+        return defaults
+    order, cycle = var_order(uses)
+    if cycle:
+        return defaults
+    shown = dict(defaults)
+    for name in order:
+        shown[name] = readable_title(defaults[name], shown)
+    return shown
 
 
 def _required_by(steps: list[Step], names: list[str]) -> dict[str, list[str]]:
