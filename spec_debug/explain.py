@@ -111,9 +111,10 @@ _EXPRESSION = re.compile(r"\{\{.*?\}\}", re.DOTALL)
 def _rendered_label(title: str, defaults: dict[str, Any]) -> str | None:
     """``title`` rendered in the runner's sandbox with the vars' defaults (a var left empty, the
     host and a fact shown as their names in capitals); None where it cannot be rendered."""
-    known = {name: value for name, value in defaults.items() if value not in (None, "")}
+    given = {name: value if value not in (None, "") else _RunValue(name=name) for name, value in defaults.items()}
+    at_run = {name: _RunValue(name=name) for name in ("host", "facts", "steps")}
     try:
-        return _label_environment().from_string(title).render({**known, "vars": known, "facts": {}})
+        return _label_environment().from_string(title).render({**given, "vars": given, **at_run})
     except Exception:  # an author's label: a comparison with an unknown value, a syntax error
         return None
 
@@ -130,17 +131,26 @@ class _ShownAsName(ChainableUndefined):
     def __getattr__(self, name: str) -> Any:
         if name[:2] == "__":
             raise AttributeError(name)
-        return _ShownAsName(name=name)
+        return type(self)(name=name)
 
     def __getitem__(self, key: Any) -> Any:
-        return _ShownAsName(name=f"{self._undefined_name}[{key}]")
+        return type(self)(name=f"{self._undefined_name}[{key}]")
+
+
+class _RunValue(_ShownAsName):
+    """A value the run gives (the host, a fact, a step's result, a var left empty for --var):
+    a `default` filter does not replace it. `{{ facts.accept | default('?') }}` read "?" as if
+    the run had no accept length; it reads ACCEPT. (A name no var defines is a plain
+    _ShownAsName: the runner gives `default` that one too.)"""
+
+    __slots__ = ()
 
 
 @lru_cache(maxsize=1)
 def _label_environment() -> Any:
     """The runner's sandbox for texts (templating.TEXT_ENV's filters), where an unknown value
-    passes through every filter but `default` unchanged: `{{ facts.accept | round(2) }}` reads
-    ACCEPT, not Jinja's 0.0 for a value it could not convert."""
+    passes through every filter unchanged: `{{ facts.accept | round(2) }}` reads ACCEPT, not
+    Jinja's 0.0 for a value it could not convert (`default` replaces a name nothing defines)."""
     import functools
 
     from spec_debug.playbook.templating import TEXT_ENV
@@ -159,8 +169,10 @@ def _label_environment() -> Any:
 
     env = BoundedSandbox(undefined=_ShownAsName, autoescape=False, keep_trailing_newline=False,
                          finalize=lambda value: value if isinstance(value, Undefined) else value_text(value))
-    env.filters.update({name: function if name in ("default", "d") else passing_unknown(name, function)
-                        for name, function in TEXT_ENV.filters.items()})
+    env.filters.update({name: passing_unknown(name, function) for name, function in TEXT_ENV.filters.items()})
+    default = TEXT_ENV.filters["default"]
+    env.filters["default"] = env.filters["d"] = functools.wraps(default)(
+        lambda value, *args, **kwargs: value if isinstance(value, _RunValue) else default(value, *args, **kwargs))
     return env
 
 

@@ -2,8 +2,8 @@
 }}`) was shown by `spec-debug explain` as written, Jinja to a newcomer, though a plain `{{ port
 }}` beside it read 30000: only bare names were filled in. Each expression is now rendered as
 the runner renders it, with the vars' defaults (a var left empty, the host and a fact read as
-their names in capitals, through any filter but `default`); one that cannot be known before the
-run (a comparison with a fact) stays as written."""
+their names in capitals, through any filter, `default` too: the run gives them); one that cannot
+be known before the run (a comparison with a fact) stays as written."""
 
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ vars:
 steps:
   - id: restart
     title: "restart on {{ port | default(8000) }}"
-    why: "Check {{ model | default('the model') }} on {{ host }} at {{ port|int }} ({{ 'tp' if engine.tp > 1 else 'single' }})"
+    why: "Check {{ model | default('the model') }} ({{ draft | default('no draft') }}) on {{ host }} at {{ port|int }} ({{ 'tp' if engine.tp > 1 else 'single' }})"
     run: echo {{ port }}
   - id: accept
-    title: "{{ engine.name | upper }} on {{ host | upper }}"
+    title: "{{ engine.name | upper }} on {{ host | default('localhost') }}, {{ facts.accept | default('?') }}"
     run: echo ok
     expect:
       - that: exit_code == 0
@@ -40,8 +40,8 @@ def test_explain_renders_filters_and_conditions_with_the_defaults(tmp_path):
     assert result.code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert "## 1. restart on 30000 (`restart`)" in lines, result.stdout
-    assert "**Why it matters.** Check the model on HOST at 30000 (tp)" in lines, result.stdout
-    assert "## 2. SGLANG on HOST (`accept`)" in lines, result.stdout
+    assert "**Why it matters.** Check MODEL (no draft) on HOST at 30000 (tp)" in lines, result.stdout
+    assert "## 2. SGLANG on HOST, ACCEPT (`accept`)" in lines, result.stdout
     assert "**Healthy:** exits EXIT_CODE on 30000." in lines, result.stdout
     # a fact's comparison cannot be known before the run: kept as written, the rest filled in
     assert ("**Failing:** SD900 (warning): accept ACCEPT below 8; {{ 'low' if facts.accept < 2 else 'ok' }}."
@@ -56,4 +56,4 @@ def test_explain_json_step_title_rendered(tmp_path):
     result = run_cli("explain", str(path), "--json", cwd=tmp_path)
     assert result.code == 0, result.stderr
     steps = json.loads(result.stdout)["steps"]
-    assert [s["title"] for s in steps] == ["restart on 30000", "SGLANG on HOST"]
+    assert [s["title"] for s in steps] == ["restart on 30000", "SGLANG on HOST, ACCEPT"]
