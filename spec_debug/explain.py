@@ -83,7 +83,7 @@ def readable_title(title: str | None, defaults: dict[str, Any]) -> str | None:
     that cannot be rendered before the run (a comparison with a fact) is kept as written."""
     if not title or "{" not in title:
         return title
-    if "{%" in title:  # a block ({% if %}) spans the text: rendered whole, or names filled in
+    if "{%" in title or "{#" in title:  # a block ({% if %}, {# note #}) spans the text: rendered whole
         shown = _rendered_label(title, defaults)
         if shown is not None:
             return shown

@@ -57,3 +57,29 @@ def test_explain_json_step_title_rendered(tmp_path):
     assert result.code == 0, result.stderr
     steps = json.loads(result.stdout)["steps"]
     assert [s["title"] for s in steps] == ["restart on 30000", "SGLANG on HOST, ACCEPT"]
+
+
+BLOCKS = """\
+name: blocks
+vars:
+  tp: 8
+steps:
+  - id: a
+    title: "Container {% raw %}{{.State.Status}}{% endraw %} on {{ host }}"
+    why: "{% if tp > 1 %}Tensor parallel over {{ tp }} GPUs{% else %}One GPU{% endif %}"
+    run: echo a
+  - id: b
+    title: "Served layers{# SD201 checks these #} on {{ host }}"
+    run: echo b
+"""
+
+
+def test_blocks_and_comments_read_as_the_run_shows_them(tmp_path):
+    path = tmp_path / "blocks.yaml"
+    path.write_text(BLOCKS)
+    result = run_cli("explain", str(path), cwd=tmp_path)
+    assert result.code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "## 1. Container {{.State.Status}} on HOST (`a`)" in lines, result.stdout
+    assert "**Why it matters.** Tensor parallel over 8 GPUs" in lines, result.stdout
+    assert "## 2. Served layers on HOST (`b`)" in lines, result.stdout  # a {# comment #} is the author's
