@@ -29,6 +29,8 @@ _CHOICES = {"r": "run", "run": "run", "": "run", "s": "skip", "skip": "skip", "q
 
 
 _HELP_WORDS = frozenset({"?", "h", "help"})
+# The catalog's word for the playbook in a fix (diagnose/codes.py, SD001)
+_EXPLAIN_PLACEHOLDER = "`spec-debug explain PLAYBOOK`"
 END_OF_INPUT = "stdin closed at the step-through prompt"
 """The run's abort reason when the prompt read end of input (no one answered q)."""
 
@@ -227,6 +229,18 @@ class TerminalGate(StepGate):
         line, _, self._pending = self._pending.partition(b"\n")
         return line.decode("utf-8", "replace") + "\n"
 
+    def _with_playbook(self, finding: Finding) -> str:
+        """A finding's fix with the catalog's placeholder filled in where the gate knows the
+        playbook: SD001 said "Read the step's `why` (`spec-debug explain PLAYBOOK`)" at the step
+        of a playbook whose path the user had just typed; it names `explain FILE STEP`."""
+        fix = finding.remediation
+        if self.playbook and _EXPLAIN_PLACEHOLDER in fix:
+            import shlex
+
+            topic = f"{self.playbook} {shlex.quote(finding.step)}" if finding.step else self.playbook
+            fix = fix.replace(_EXPLAIN_PLACEHOLDER, f"`spec-debug explain {topic}`")
+        return fix
+
     def _interactive(self) -> bool:
         try:
             return bool(self.stdin.isatty())
@@ -393,4 +407,4 @@ class TerminalGate(StepGate):
                 # to give, and the demo's step-through says the reason (above).
                 self._say(f"    {_one_line(finding.evidence[0])}", soft_wrap=True)  # escaped by _one_line
             if finding.remediation:
-                self._say(f"    what to do: {escape(visible_controls(finding.remediation))}", soft_wrap=True)
+                self._say(f"    what to do: {escape(visible_controls(self._with_playbook(finding)))}", soft_wrap=True)

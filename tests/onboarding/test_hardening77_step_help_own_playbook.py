@@ -49,3 +49,26 @@ def test_a_long_path_is_one_line_of_its_own(tmp_path):
     path = "team plays/speculative-decoding-incident-playbooks/walk.yaml"
     assert _step_help(tmp_path, path) == [
         "  more about this step:", f"    spec-debug explain '{path}' first"]
+
+
+FAILING = """\
+name: fails
+steps:
+  - id: health
+    why: The server must answer.
+    run: "false"
+"""
+
+
+def test_a_failed_step_fix_names_the_explain_command_of_this_playbook(tmp_path):
+    """SD001's fix said "Read the step's `why` (`spec-debug explain PLAYBOOK`)" at the step of a
+    playbook whose path the user had typed; the step-through fills it in."""
+    (tmp_path / "fails.yaml").write_text(FAILING)
+    proc = subprocess.run([sys.executable, "-m", "spec_debug", "run", "fails.yaml", "--host", "local", "--step",
+                           "--out", str(tmp_path / "runs")], input="r\n", capture_output=True, text=True,
+                          cwd=tmp_path, env={**os.environ, "COLUMNS": "200"}, timeout=120)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    said = (proc.stdout + proc.stderr).splitlines()
+    assert ("    what to do: Read the step's `why` (`spec-debug explain fails.yaml health`) and its evidence; "
+            "give the expectation a `finding:` with a specific code so the next report says what it means."
+            in said), said
