@@ -309,8 +309,10 @@ def explain_playbook(loaded: LoadedPlaybook, only_step: str | None = None) -> di
         if step.timeout:
             runs_when.append(f"is stopped after {step.timeout:g} s")
         if step.retries:
-            until = f" until {code_span(step.until)} holds" if step.until else ""
-            runs_when.append(f"is tried up to {step.retries + 1} times{until}")
+            # retry_delay is what makes the tries a wait (a server still loading its weights)
+            apart = f", {step.retry_delay:g} s apart" if step.retry_delay else ""
+            until = f"{',' if apart else ''} until {code_span(step.until)} holds" if step.until else ""
+            runs_when.append(f"is tried up to {step.retries + 1} times{apart}{until}")
         if step.on_failure == "stop":  # runner/engine.py skips the host's later steps then
             runs_when.append("stops this host's run when it fails (the later steps are not run)")
         if step.fetch is not None:  # a fetch runs no command: it errors when a file cannot be copied
@@ -489,7 +491,9 @@ def _describe(expectation: Expectation) -> str:
     if e.description:
         return e.description
     if e.exit_code is not None:
-        return f"exit code {e.exit_code}"
+        # `exit_code: [0, 1]` (grep's "no match" is 1) read "exit code [0, 1]", Python's list
+        codes = [str(c) for c in e.exit_code] if isinstance(e.exit_code, list) else [str(e.exit_code)]
+        return "exit code " + (" or ".join(codes) if len(codes) < 3 else ", ".join(codes[:-1]) + " or " + codes[-1])
     if e.contains is not None:
         return f"output contains {code_span(e.contains)}"
     if e.not_contains is not None:
