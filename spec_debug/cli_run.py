@@ -466,10 +466,11 @@ def _prepare_run(
     )
     gate = None
     if step:
+        from spec_debug.explain import _piped, _run_argument
         from spec_debug.stepthrough import TerminalGate
 
         gate = TerminalGate(console, stdin=_answers_from([Path(loaded.path), *(f.path for f in var_files or [])]),
-                            fleet=len(targets) > 1)
+                            fleet=len(targets) > 1, playbook=None if _piped(loaded) else _run_argument(loaded))
         reporter.gate = gate  # the step-through's account of a step is the one said (ConsoleReporter)
         forks = 1  # one conversation at a time
     _quiet_on_broken_pipe(console)

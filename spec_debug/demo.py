@@ -253,7 +253,12 @@ def _say_result(console: Any, result: DemoResult, errors: list, healthy: bool, a
     # Every step skipped (`demo --step`, answering s): "PASSED: 0 error(s)" over the incident
     # host read as a clean bill; `run` says what it did not check (cli_run._say_verdict).
     nothing = nothing_checked(result.record)
-    console.print(f"{result.record.status.upper()}: {len(errors)} error(s)" + (f" · {escape(nothing)}" if nothing else "")
+    # The warnings, counted as `run` counts them (cli_run._say_verdict): `demo --step` skipping
+    # configs gave SD403 as a warning, in the report, and the line said "FAILED: 3 error(s)" only.
+    # Said where there are some: the demo's usual runs have none, and its line stays short.
+    warnings = sum(1 for f in findings if f.severity == "warning")
+    console.print(f"{result.record.status.upper()}: {len(errors)} error(s)" + (f", {warnings} warning(s)" if warnings else "")
+                  + (f" · {escape(nothing)}" if nothing else "")
                   + f" · report: {escape(str(result.reports['md']))} · {escape(str(result.reports['html']))}",
                   highlight=False, soft_wrap=True)
     chosen = [s.id for s in result.record.steps if s.status == "skipped" and s.message == SKIPPED_BY_USER]

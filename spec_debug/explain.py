@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from jinja2 import ChainableUndefined, Undefined
 from markupsafe import Markup, escape
 
 from spec_debug.playbook.loader import LoadedPlaybook
@@ -74,9 +75,18 @@ _TITLE_FIELD = re.compile(r"\{\{\s*(?:vars\.)?([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
 def readable_title(title: str | None, defaults: dict[str, Any]) -> str | None:
     """A finding title as the walkthrough shows it before any run: "Less than {{ min_free_gb }}
     GB free on {{ host }}" read as Jinja to a newcomer; a var becomes its default, anything else
-    (the host, a fact) its name in capitals: "Less than 20 GB free on HOST"."""
-    if not title:
+    (the host, a fact) its name in capitals: "Less than 20 GB free on HOST".
+
+    An expression with more than a name (`restart on {{ port | default(8000) }}`, `{{ 'tp' if
+    tp > 1 else 'single' }}`) was shown as written; it is rendered as the runner renders it, with
+    the vars' defaults, so filters and conditions read as they will ("restart on 30000"). One
+    that cannot be rendered before the run (a comparison with a fact) is kept as written."""
+    if not title or "{" not in title:
         return title
+    if "{%" in title or "{#" in title:  # a block ({% if %}, {# note #}) spans the text: rendered whole
+        shown = _rendered_label(title, defaults)
+        if shown is not None:
+            return shown
 
     def fill(match: re.Match[str]) -> str:
         name = match.group(1)
@@ -85,7 +95,85 @@ def readable_title(title: str | None, defaults: dict[str, Any]) -> str | None:
             return value_text(default)
         return name.rsplit(".", 1)[-1].upper()
 
-    return _TITLE_FIELD.sub(fill, title)
+    def shown(match: re.Match[str]) -> str:
+        named = _TITLE_FIELD.fullmatch(match.group(0))
+        if named:
+            return fill(named)
+        rendered = _rendered_label(match.group(0), defaults)
+        return match.group(0) if rendered is None else rendered
+
+    return _EXPRESSION.sub(shown, title)
+
+
+_EXPRESSION = re.compile(r"\{\{.*?\}\}", re.DOTALL)
+
+
+def _rendered_label(title: str, defaults: dict[str, Any]) -> str | None:
+    """``title`` rendered in the runner's sandbox with the vars' defaults (a var left empty, the
+    host and a fact shown as their names in capitals); None where it cannot be rendered."""
+    given = {name: value if value not in (None, "") else _RunValue(name=name) for name, value in defaults.items()}
+    at_run = {name: _RunValue(name=name) for name in ("host", "facts", "steps")}
+    try:
+        return _label_environment().from_string(title).render({**given, "vars": given, **at_run})
+    except Exception:  # an author's label: a comparison with an unknown value, a syntax error
+        return None
+
+
+class _ShownAsName(ChainableUndefined):
+    """A value unknown before the run (the host, a fact, a var left empty), written as its name
+    in capitals as readable_title writes it: `facts.port` -> PORT."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return str(self._undefined_name or "value").rsplit(".", 1)[-1].upper()
+
+    def __getattr__(self, name: str) -> Any:
+        if name[:2] == "__":
+            raise AttributeError(name)
+        return type(self)(name=name)
+
+    def __getitem__(self, key: Any) -> Any:
+        return type(self)(name=f"{self._undefined_name}[{key}]")
+
+
+class _RunValue(_ShownAsName):
+    """A value the run gives (the host, a fact, a step's result, a var left empty for --var):
+    a `default` filter does not replace it. `{{ facts.accept | default('?') }}` read "?" as if
+    the run had no accept length; it reads ACCEPT. (A name no var defines is a plain
+    _ShownAsName: the runner gives `default` that one too.)"""
+
+    __slots__ = ()
+
+
+@lru_cache(maxsize=1)
+def _label_environment() -> Any:
+    """The runner's sandbox for texts (templating.TEXT_ENV's filters), where an unknown value
+    passes through every filter unchanged: `{{ facts.accept | round(2) }}` reads ACCEPT, not
+    Jinja's 0.0 for a value it could not convert (`default` replaces a name nothing defines)."""
+    import functools
+
+    from spec_debug.playbook.templating import TEXT_ENV
+    from spec_debug.sandbox import BoundedSandbox
+
+    def passing_unknown(name: str, function: Any) -> Any:
+        first = 1 if getattr(function, "jinja_pass_arg", None) else 0
+
+        @functools.wraps(function)  # keeps jinja_pass_arg (pass_context, pass_environment)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            if len(args) > first and isinstance(args[first], Undefined):
+                return args[first]
+            return function(*args, **kwargs)
+
+        return wrapped
+
+    env = BoundedSandbox(undefined=_ShownAsName, autoescape=False, keep_trailing_newline=False,
+                         finalize=lambda value: value if isinstance(value, Undefined) else value_text(value))
+    env.filters.update({name: passing_unknown(name, function) for name, function in TEXT_ENV.filters.items()})
+    default = TEXT_ENV.filters["default"]
+    env.filters["default"] = env.filters["d"] = functools.wraps(default)(
+        lambda value, *args, **kwargs: value if isinstance(value, _RunValue) else default(value, *args, **kwargs))
+    return env
 
 
 def _default_at(defaults: dict[str, Any], dotted: str) -> Any:
@@ -211,6 +299,7 @@ def explain_playbook(loaded: LoadedPlaybook, only_step: str | None = None) -> di
     """The walkthrough's data; ``only_step``: that step alone (`explain hidden_layout`), numbered
     as in the whole playbook."""
     playbook = loaded.playbook
+    shown = _shown_defaults(playbook.vars)
     steps: list[StepExplanation] = []
     for number, step in enumerate(playbook.steps, start=1):
         runs_when = []
@@ -220,8 +309,10 @@ def explain_playbook(loaded: LoadedPlaybook, only_step: str | None = None) -> di
         if step.timeout:
             runs_when.append(f"is stopped after {step.timeout:g} s")
         if step.retries:
-            until = f" until {code_span(step.until)} holds" if step.until else ""
-            runs_when.append(f"is tried up to {step.retries + 1} times{until}")
+            # retry_delay is what makes the tries a wait (a server still loading its weights)
+            apart = f", {step.retry_delay:g} s apart" if step.retry_delay else ""
+            until = f"{',' if apart else ''} until {code_span(step.until)} holds" if step.until else ""
+            runs_when.append(f"is tried up to {step.retries + 1} times{apart}{until}")
         if step.on_failure == "stop":  # runner/engine.py skips the host's later steps then
             runs_when.append("stops this host's run when it fails (the later steps are not run)")
         if step.fetch is not None:  # a fetch runs no command: it errors when a file cannot be copied
@@ -230,9 +321,9 @@ def explain_playbook(loaded: LoadedPlaybook, only_step: str | None = None) -> di
             default = ["the probe's checks raise no finding" + _unchecked_note(step.probe)]
         else:
             default = ["the command exits with code 0"]
-        healthy = [readable_title(_describe(e), playbook.vars) if e.description else _describe(e)
+        healthy = [readable_title(_describe(e), shown) if e.description else _describe(e)
                    for e in step.expect] or default
-        codes = _step_codes(step, playbook.vars)
+        codes = _step_codes(step, shown)
         failing = [f"{c.code} ({c.severity}): {c.title}" for c in codes] or _runner_failing(step)
         captures = [c.name or ", ".join(_group_names(c.regex)) for c in step.capture]
         if captures:
@@ -241,8 +332,8 @@ def explain_playbook(loaded: LoadedPlaybook, only_step: str | None = None) -> di
             StepExplanation(
                 # title and why are templates rendered for each host as the step runs: before any
                 # run they read as finding titles do ("on HOST", a var's default), not as Jinja
-                number=number, id=step.id, title=readable_title(step.title, playbook.vars) or step.id,
-                why=readable_title(step.why.strip(), playbook.vars) or "", **_action(step),
+                number=number, id=step.id, title=readable_title(step.title, shown) or step.id,
+                why=readable_title(step.why.strip(), shown) or "", **_action(step),
                 runs_when=runs_when, healthy=healthy, failing=failing, codes=codes,
             )
         )
@@ -258,6 +349,32 @@ def explain_playbook(loaded: LoadedPlaybook, only_step: str | None = None) -> di
         "steps": [s for s in steps if s.id == only_step] if only_step else steps,
         "only_step": only_step,
     }
+
+
+def _shown_defaults(defaults: dict[str, Any]) -> dict[str, Any]:
+    """The vars' defaults as the runner resolves them before a run (templating.resolve_vars), a
+    var that is a template over others (`url: "http://localhost:{{ port }}"`) read with theirs:
+    a title `GET {{ url }}` read "GET http://localhost:{{ port }}" in the walkthrough, where the
+    run says "GET http://localhost:30000". An empty var or the host reads as its name, as in
+    readable_title; vars that cannot be resolved (a syntax error, a circle) stay as written."""
+    from jinja2 import TemplateSyntaxError
+
+    from spec_debug.playbook.templating import var_order, var_references
+
+    pending = [name for name, value in defaults.items() if isinstance(value, str) and ("{{" in value or "{%" in value)]
+    if not pending:
+        return defaults
+    try:
+        uses = {name: [n for n in var_references(defaults[name], defaults) if n in pending] for name in pending}
+    except TemplateSyntaxError:
+        return defaults
+    order, cycle = var_order(uses)
+    if cycle:
+        return defaults
+    shown = dict(defaults)
+    for name in order:
+        shown[name] = readable_title(defaults[name], shown)
+    return shown
 
 
 def _required_by(steps: list[Step], names: list[str]) -> dict[str, list[str]]:
@@ -374,7 +491,9 @@ def _describe(expectation: Expectation) -> str:
     if e.description:
         return e.description
     if e.exit_code is not None:
-        return f"exit code {e.exit_code}"
+        # `exit_code: [0, 1]` (grep's "no match" is 1) read "exit code [0, 1]", Python's list
+        codes = [str(c) for c in e.exit_code] if isinstance(e.exit_code, list) else [str(e.exit_code)]
+        return "exit code " + (" or ".join(codes) if len(codes) < 3 else ", ".join(codes[:-1]) + " or " + codes[-1])
     if e.contains is not None:
         return f"output contains {code_span(e.contains)}"
     if e.not_contains is not None:

@@ -29,12 +29,15 @@ _CHOICES = {"r": "run", "run": "run", "": "run", "s": "skip", "skip": "skip", "q
 
 
 _HELP_WORDS = frozenset({"?", "h", "help"})
+# The catalog's word for the playbook in a fix (diagnose/codes.py, SD001)
+_EXPLAIN_PLACEHOLDER = "`spec-debug explain PLAYBOOK`"
 END_OF_INPUT = "stdin closed at the step-through prompt"
 """The run's abort reason when the prompt read end of input (no one answered q)."""
 
 
-def _help_text(host: str, step: Step) -> str:
-    """What each answer of the step prompt does (`?` at the prompt)."""
+def _help_text(host: str, step: Step, playbook: str | None = None) -> str:
+    """What each answer of the step prompt does (`?` at the prompt). playbook: how `explain`
+    is given the playbook that runs (its path as `run` was given it), for a step of one's own."""
     from spec_debug.playbook.loader import _shipped_steps
 
     # each line within 80 columns (a host name aside): rich folds a longer one mid-sentence
@@ -53,6 +56,15 @@ def _help_text(host: str, step: Step) -> str:
         explained = _shipped_step_owner(step.id)
         topic = step.id if explained is not None and explained[0] in owners else f"{owners[0]} {step.id}"
         lines.append(f"  spec-debug explain {escape(topic)} says more about this step")
+    elif playbook:
+        # A step of one's own playbook: `explain FILE STEP` walks through it (the help named no
+        # command for it, and `explain STEP` knows shipped steps only)
+        import shlex
+
+        command = escape(f"spec-debug explain {playbook} {shlex.quote(step.id)}")
+        said = f"  {command} says more about this step"
+        # within 80 columns: a long path goes on a line of its own, not folded mid-path
+        lines.extend([said] if len(said) <= 80 else ["  more about this step:", f"    {command}"])
     return "\n".join(lines)
 
 
@@ -114,8 +126,12 @@ def _probe_summary(name: str) -> str:
 
 
 class TerminalGate(StepGate):
-    def __init__(self, console: Console, stdin=None, *, takes_vars: bool = True, fleet: bool = False) -> None:
+    def __init__(self, console: Console, stdin=None, *, takes_vars: bool = True, fleet: bool = False,
+                 playbook: str | None = None) -> None:
         self.console = console
+        # The playbook as `explain` takes it (explain._run_argument), for `?` at the prompt to
+        # name `spec-debug explain PLAYBOOK STEP` for a step of one's own playbook
+        self.playbook = playbook
         # True for a run on several hosts (`run --step -i hosts.ini`): each step is asked about
         # host by host, and "→ two failed: ..." did not say on which (the panel above names it,
         # a screen up after a long command); the lines say "→ two on gpu02 failed: ..."
@@ -213,6 +229,18 @@ class TerminalGate(StepGate):
         line, _, self._pending = self._pending.partition(b"\n")
         return line.decode("utf-8", "replace") + "\n"
 
+    def _with_playbook(self, finding: Finding) -> str:
+        """A finding's fix with the catalog's placeholder filled in where the gate knows the
+        playbook: SD001 said "Read the step's `why` (`spec-debug explain PLAYBOOK`)" at the step
+        of a playbook whose path the user had just typed; it names `explain FILE STEP`."""
+        fix = finding.remediation
+        if self.playbook and _EXPLAIN_PLACEHOLDER in fix:
+            import shlex
+
+            topic = f"{self.playbook} {shlex.quote(finding.step)}" if finding.step else self.playbook
+            fix = fix.replace(_EXPLAIN_PLACEHOLDER, f"`spec-debug explain {topic}`")
+        return fix
+
     def _interactive(self) -> bool:
         try:
             return bool(self.stdin.isatty())
@@ -277,7 +305,9 @@ class TerminalGate(StepGate):
             if answer in _HELP_WORDS:
                 # `?` is the help key of other step-by-step prompts (git add -p); it was "please
                 # answer r, s or q (got '?')", which says nothing of what each answer does.
-                self._say(_help_text(host, step), highlight=False)
+                # soft_wrap: a command is one line to copy, not folded mid-path (its lines are
+                # written within 80 columns, _help_text)
+                self._say(_help_text(host, step, self.playbook), highlight=False, soft_wrap=True)
                 continue
             choice = _CHOICES.get(answer)
             if choice == "skip":
@@ -377,4 +407,4 @@ class TerminalGate(StepGate):
                 # to give, and the demo's step-through says the reason (above).
                 self._say(f"    {_one_line(finding.evidence[0])}", soft_wrap=True)  # escaped by _one_line
             if finding.remediation:
-                self._say(f"    what to do: {escape(visible_controls(finding.remediation))}", soft_wrap=True)
+                self._say(f"    what to do: {escape(visible_controls(self._with_playbook(finding)))}", soft_wrap=True)

@@ -486,6 +486,16 @@ def launch_spec_tokens(launch: dict[str, Any], log: dict[str, Any]) -> int | Non
     return k if isinstance(k, int) and k > 0 else None
 
 
+def _missing_log(tp: dict[str, Any]) -> str | None:
+    """Why a server log the user named was not read, when it is no file on the host (a typo, a
+    path on another host, a directory): the step said "Not checked: --var measured_tok_s=N or
+    --var server_log=PATH" to a user who had passed --var server_log. None otherwise."""
+    path = tp.get("server_log")
+    if not path or tp.get("server_log_found") or tp.get("server_log_unreadable"):
+        return None
+    return f"the server log {path} is no file on this host"
+
+
 def _no_numbers_in_log(tp: dict[str, Any]) -> str | None:
     """Why a server log that was read gave no throughput: it ends in an error (the server did not
     load its draft, or died), or it has no decode/metric lines at all. Asking for a server log the
@@ -534,13 +544,17 @@ def check(ctx: Any) -> list[Finding]:
                                     "speculation, at the same concurrency) or --var measured_tok_s=\"T ms/tok\" "
                                     "(its Mean TPOT with speculation)"))
     elif measured is None:
-        unreadable = tp.get("server_log_unreadable")
+        unreadable = tp.get("server_log_unreadable") or _missing_log(tp)
         negative = None if tp.get("log", {}).get("gen_tok_s_median") is not None else negative_rates_note(log)
         findings.append(not_checked(ctx, problems.get("measured_tok_s") or _no_numbers_in_log(tp) or
                                     (f"no measured throughput with speculation: {negative}" if negative else None) or
                                     (f"no measured throughput with speculation: {unreadable}" if unreadable
                                      else "no measured throughput with speculation"),
-                                    "--var measured_tok_s=N or --var server_log=PATH"))
+                                    "--var server_log=PATH (a file on this host) or --var measured_tok_s=N"
+                                    if _missing_log(tp) else "--var measured_tok_s=N or --var server_log=PATH"))
+    elif _missing_log(tp):
+        findings.append(not_checked(ctx, f"{_missing_log(tp)}: the accept length it logs is not compared",
+                                    "--var server_log=PATH (a file on this host)"))
     elif tp.get("server_log_unreadable"):
         # the throughput came from --var measured_tok_s, but the log named beside it was not
         # read: the accept length and settings it logs go unchecked, which is said, not skipped
