@@ -148,6 +148,45 @@ def _number_filter(convert: Callable[..., Any], kind: str, *, none_to_zero: bool
     return number
 
 
+# The words Ansible's `bool` filter reads (ansible/ansible lib/ansible/plugins/filter/core.py,
+# to_bool: _valid_bool_true / _valid_bool_false, any case), as a capture's `type: bool` reads
+# them (runner/capture.py, convert), the empty text false as there.
+_BOOL_TRUE = frozenset({"yes", "on", "true", "1"})
+_BOOL_FALSE = frozenset({"no", "off", "false", "0", ""})
+
+
+def _bool_filter(*, none_to_false: bool = False) -> Callable[[Any], bool]:
+    """Ansible's `bool` filter, which Jinja has not: `when: enable_eagle | bool`, `ansible_become:
+    "{{ needs_root | bool }}"` failed as "No filter named 'bool'" (and the inventory's become was
+    not warned of). yes/on/true/1 are true and no/off/false/0 false, in any case, as are the
+    numbers 1 and 0 and a bool itself. Any other value is refused, naming it: Ansible gives False
+    for it with a deprecation warning (an error to come), and `when: facts.mode | bool` over
+    `enabled` skipped the step without a word. A None (a capture that matched nothing) is
+    refused as `| int` refuses it, unless a default filter comes first (none_to_false)."""
+    def to_bool(value: Any) -> bool:
+        value = None if isinstance(value, _NoFact) else value
+        if isinstance(value, bool):
+            return value
+        if value is None:
+            if none_to_false:
+                return False
+            raise TypeError("bool() of None (a value that is not set): test it with 'is not none' first, "
+                            "or give a default: | default(false) | bool")
+        if isinstance(value, (int, float)) and value in (0, 1):
+            return value == 1
+        word = value.strip().lower() if isinstance(value, str) else None
+        if word in _BOOL_TRUE:
+            return True
+        if word in _BOOL_FALSE:
+            return False
+        shown = repr(value if len(str(value)) <= 80 else str(value)[:77] + "...")
+        instead = (f"== {shown}" if isinstance(value, str) else "!= 0" if isinstance(value, (int, float))
+                   else "| length > 0" if isinstance(value, (list, tuple, dict)) else None)
+        raise ValueError(f"bool() of {shown}, which is not a yes or no: bool reads yes/no, true/false, on/off or "
+                         f"1/0 (in any case)" + (f"; test the value itself instead ({instead})" if instead else ""))
+    return to_bool
+
+
 class NoneInCommand(Exception):
     """A fact that is None written into a `run:` command or a `fetch:` path (render says which)."""
 
@@ -257,6 +296,7 @@ def _make_env(quote_output: bool, *, none_to_zero: bool = False, command: bool =
     )
     env.filters["float"] = _number_filter(env.filters["float"], "float", none_to_zero=none_to_zero)
     env.filters["int"] = _number_filter(env.filters["int"], "int", none_to_zero=none_to_zero)
+    env.filters["bool"] = _bool_filter(none_to_false=none_to_zero)
     # as a value in a command reads (_as_text): a list under `| raw` was Python's repr
     env.filters["raw"] = lambda value: RawShell(_as_text(value))
     env.filters["shell_join"] = _quote_list
@@ -292,12 +332,13 @@ _DEFAULTED_PATH_ENV = _make_env(quote_output=False, none_to_zero=True, command=T
 
 
 def _number_after_default(source: str, *, expression: bool) -> bool:
-    """Whether a float or int filter reads a default filter's output (`x | default(0) | float`)."""
+    """Whether a float, int or bool filter reads a default filter's output (`x | default(0) | float`,
+    `x | default(false) | bool`)."""
     try:
         parsed = TEXT_ENV.parse("{{ " + source + " }}" if expression else source)
     except TemplateSyntaxError:
         return False  # compiled as before, which reports the syntax error
-    return any(node.name in ("float", "int") and isinstance(node.node, nodes.Filter) and node.node.name in ("default", "d")
+    return any(node.name in ("float", "int", "bool") and isinstance(node.node, nodes.Filter) and node.node.name in ("default", "d")
                for node in parsed.find_all(nodes.Filter))
 
 
