@@ -187,6 +187,26 @@ def _bool_filter(*, none_to_false: bool = False) -> Callable[[Any], bool]:
     return to_bool
 
 
+_NO_NONE_VALUE = object()
+
+
+def _ternary(value: Any, true_value: Any, false_value: Any, none_value: Any = _NO_NONE_VALUE) -> Any:
+    """Ansible's `ternary` filter, which Jinja has not: `{{ use_eagle | bool | ternary('EAGLE3',
+    'NONE') }}` failed as "No filter named 'ternary'". true_value where the value is true,
+    false_value where it is false, none_value (if given) where it is None (ansible lib/ansible/
+    plugins/filter/core.py, ternary: Python's truth of the value). A yes/no word written as text
+    is refused: the text 'false' or 'no' is true to Python, so Ansible gives true_value for it
+    (`enable: "no"`, `--var enable=off`), the opposite of what its author meant; `| bool`
+    before it reads the word."""
+    value = None if isinstance(value, _NoFact) else value
+    if value is None and none_value is not _NO_NONE_VALUE and none_value is not None:
+        return none_value
+    if isinstance(value, str) and value.strip() and value.strip().lower() in _BOOL_FALSE | _BOOL_TRUE:
+        raise ValueError(f"ternary of the text {value!r}, which as text is true whatever it says: "
+                         f"read it as a yes or no first: | bool | ternary(...)")
+    return true_value if value else false_value
+
+
 class NoneInCommand(Exception):
     """A fact that is None written into a `run:` command or a `fetch:` path (render says which)."""
 
@@ -297,6 +317,7 @@ def _make_env(quote_output: bool, *, none_to_zero: bool = False, command: bool =
     env.filters["float"] = _number_filter(env.filters["float"], "float", none_to_zero=none_to_zero)
     env.filters["int"] = _number_filter(env.filters["int"], "int", none_to_zero=none_to_zero)
     env.filters["bool"] = _bool_filter(none_to_false=none_to_zero)
+    env.filters["ternary"] = _ternary
     # as a value in a command reads (_as_text): a list under `| raw` was Python's repr
     env.filters["raw"] = lambda value: RawShell(_as_text(value))
     env.filters["shell_join"] = _quote_list
