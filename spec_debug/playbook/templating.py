@@ -831,6 +831,35 @@ def parse_template(source: str) -> None:
     _parse_checked(source)
 
 
+# Ansible's own filters that Jinja has not (docs.ansible.com, collections/ansible/builtin, "Filter
+# Plugins"), with the way to do it here where there is one. Named as Ansible's, never by the
+# closest name here: that guess told `| from_json` "did you mean 'tojson'?" (the opposite),
+# `| flatten` 'float', `| combine` 'min', `| b64encode` 'urlencode', `| split` 'list'.
+_ANSIBLE_FILTERS = {
+    "to_json": "write | tojson",
+    "to_nice_json": "write | tojson(indent=2)",
+    "from_json": "read JSON output with a capture of type: json (or json: PATH)",
+    "from_yaml": "read the output as JSON with a capture of type: json, or capture the values with a regex",
+    "to_yaml": "write | tojson", "to_nice_yaml": "write | tojson(indent=2)",
+    "quote": "a value in run: is shell-quoted already; | shell_quote quotes one where it is not",
+    "regex_replace": "Jinja's | replace('old', 'new') replaces plain text; for a pattern, capture the part you "
+                     "want with a capture regex",
+    "regex_search": "capture it with the step's capture: regex (a named group)",
+    "regex_findall": "capture it with the step's capture: regex and all: true",
+    "split": "write VALUE.split(',')",
+    "basename": "write VALUE.split('/') | last",
+    "dirname": "write VALUE.rsplit('/', 1)[0]",
+    "mandatory": "a var or fact that is not defined is an error here already: leave | mandatory out",
+    "flatten": "", "combine": "", "dict2items": "write | dictsort (a list of key, value pairs)", "items2dict": "",
+    "b64encode": "", "b64decode": "", "hash": "", "checksum": "", "password_hash": "", "to_uuid": "",
+    "union": "", "intersect": "", "difference": "", "symmetric_difference": "", "zip": "", "zip_longest": "",
+    "product": "", "subelements": "", "extract": "", "type_debug": "", "to_datetime": "", "strftime": "",
+    "human_readable": "", "human_to_bytes": "", "regex_escape": "", "expanduser": "", "expandvars": "",
+    "realpath": "", "relpath": "", "splitext": "", "path_join": "", "fileglob": "", "comment": "",
+    "shuffle": "", "urlsplit": "", "urldecode": "", "vault": "", "unvault": "", "log": "", "pow": "", "root": "",
+}
+
+
 # Ansible's task-result tests (docs.ansible.com, playbooks_tests, "Testing task results"):
 # `when: result is succeeded`. Here a finished step's status is a word in steps.ID.status
 # (runner/engine.py, _step_view).
@@ -931,6 +960,9 @@ def _parse_checked(source: str) -> nodes.Template:
         close = difflib.get_close_matches(node.name, offered, n=1)
         extra = f"; did you mean {close[0]!r}?" if close else (
             " (Ansible's own filters and tests do not exist here)" if kind == "filter" else "")
+        if kind == "filter" and node.name in _ANSIBLE_FILTERS:
+            way = _ANSIBLE_FILTERS[node.name].replace("VALUE", _written(node.node) or "VALUE")
+            extra = " (an Ansible filter, which spec-debug's templates do not have" + (f"): {way}" if way else ")")
         if kind == "test" and node.name in _ANSIBLE_STATUS_TESTS:
             tested = node.node  # `steps.gpu is succeeded`: name that step in the fix
             step = (f"steps.{tested.attr}" if isinstance(tested, nodes.Getattr) and isinstance(tested.node, nodes.Name)
