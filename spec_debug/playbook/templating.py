@@ -873,6 +873,33 @@ _ANSIBLE_STATUS_TESTS = {
 }
 
 
+# Ansible's tests of truth and of lists (docs.ansible.com, playbooks_tests: "Testing truthiness",
+# "Testing if a list contains a value", "Testing if a list value is True", "Set theory tests"), as
+# this template's Jinja writes them. The closest name was offered in their place: `is truthy`
+# "did you mean 'true'?", where Jinja's `true` is `is True` itself (false for 1, 'yes', a
+# non-empty list), and `is superset` 'upper'.
+_ANSIBLE_TRUTH_TESTS = {
+    "truthy": ("VALUE", "not VALUE"),
+    "falsy": ("not VALUE", "VALUE"),
+    "any": ("VALUE | select | list | length > 0", None),
+    "all": ("VALUE | reject | list | length == 0", None),
+    "subset": ("VALUE | reject('in', OTHER) | list | length == 0", None),
+    "superset": ("OTHER | reject('in', VALUE) | list | length == 0", None),
+}
+
+
+def _ansible_truth_hint(test: nodes.Test, *, negated: bool) -> str:
+    """` (an Ansible test): write ...` for a test of _ANSIBLE_TRUTH_TESTS, with the value it tests
+    and its argument as written; `negated`: written `is not ...`."""
+    written, written_negated = _ANSIBLE_TRUTH_TESTS[test.name]
+    expression = written_negated if negated and written_negated is not None else (
+        f"not ({written})" if negated else written)
+    other = _written(test.args[0]) if test.args else None
+    expression = expression.replace("VALUE", _written(test.node) or "VALUE").replace("OTHER", other or "OTHER")
+    why = "; a value is true or false by itself, and | bool reads a yes/no word" if test.name in ("truthy", "falsy") else ""
+    return f" (an Ansible test): write {expression}{why}"
+
+
 # Ansible's other tests (docs.ansible.com, playbooks_tests: "Testing strings", "Comparing
 # versions", "Testing paths", "Testing lists"): `when: result.stdout is search('OOM')` is the
 # common way to test output there. Jinja has none of them.
@@ -970,6 +997,8 @@ def _parse_checked(source: str) -> nodes.Template:
             extra = f" (an Ansible test): {_ANSIBLE_STATUS_TESTS[node.name].replace('steps.ID', step)}"
         elif kind == "test" and node.name in _ANSIBLE_TEXT_TESTS:
             extra = _ansible_test_hint(node, negated=any(outer.node is node for outer in parsed.find_all(nodes.Not)))
+        elif kind == "test" and node.name in _ANSIBLE_TRUTH_TESTS:
+            extra = _ansible_truth_hint(node, negated=any(outer.node is node for outer in parsed.find_all(nodes.Not)))
         raise TemplateAssertionError(f"No {kind} named {node.name!r}{extra}", node.lineno)
     return parsed
 
