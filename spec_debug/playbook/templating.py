@@ -634,9 +634,16 @@ def as_condition(value: Any, expression: str, site: TemplateSite) -> bool:
         raise TemplateError(
             f"{_where(site)}: expression {expression!r} is the text {value!r}, which is true (any text but '' is); "
             "a text is not read as a yes or no",
-            hint=f"compare it: {expression} == {_true_word(value)!r}, or capture it with type: bool (true/false, yes/no, on/off, 1/0)",
+            hint=f"compare it: {expression} == {_true_word(value)!r}, or capture it with type: bool (true/false, yes/no, on/off, 1/0), "
+                 f"or read it as a yes or no: {_bool_read(expression)}",
         )
     return bool(value)
+
+
+def _bool_read(expression: str) -> str:
+    """`expression | bool`, bracketed where the filter would bind to its last part only."""
+    written = expression.strip()
+    return f"{written} | bool" if re.fullmatch(r"[A-Za-z_][\w.]*", written) else f"({written}) | bool"
 
 
 VERSION_TEXT = re.compile(r"\s*v?\d+(\.\d+){2,}\S*\s*|\s*v?\d+\.\d+[A-Za-z+-]\S*\s*")
