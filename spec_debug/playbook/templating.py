@@ -155,23 +155,22 @@ _BOOL_TRUE = frozenset({"yes", "on", "true", "1"})
 _BOOL_FALSE = frozenset({"no", "off", "false", "0", ""})
 
 
-def _bool_filter(*, none_to_false: bool = False) -> Callable[[Any], bool]:
+def _bool_filter() -> Callable[[Any], bool]:
     """Ansible's `bool` filter, which Jinja has not: `when: enable_eagle | bool`, `ansible_become:
     "{{ needs_root | bool }}"` failed as "No filter named 'bool'" (and the inventory's become was
     not warned of). yes/on/true/1 are true and no/off/false/0 false, in any case, as are the
     numbers 1 and 0 and a bool itself. Any other value is refused, naming it: Ansible gives False
     for it with a deprecation warning (an error to come), and `when: facts.mode | bool` over
     `enabled` skipped the step without a word. A None (a capture that matched nothing) is
-    refused as `| int` refuses it, unless a default filter comes first (none_to_false)."""
+    refused as `| int` refuses it, after a default filter too: Jinja's default passes a None
+    through, so `facts.graphs | default(true) | bool` would have read it as false whatever the
+    default said."""
     def to_bool(value: Any) -> bool:
         value = None if isinstance(value, _NoFact) else value
         if isinstance(value, bool):
             return value
         if value is None:
-            if none_to_false:
-                return False
-            raise TypeError("bool() of None (a value that is not set): test it with 'is not none' first, "
-                            "or give a default: | default(false) | bool")
+            raise TypeError("bool() of None (a value that is not set): test it with 'is not none' first")
         if isinstance(value, (int, float)) and value in (0, 1):
             return value == 1
         word = value.strip().lower() if isinstance(value, str) else None
@@ -316,7 +315,7 @@ def _make_env(quote_output: bool, *, none_to_zero: bool = False, command: bool =
     )
     env.filters["float"] = _number_filter(env.filters["float"], "float", none_to_zero=none_to_zero)
     env.filters["int"] = _number_filter(env.filters["int"], "int", none_to_zero=none_to_zero)
-    env.filters["bool"] = _bool_filter(none_to_false=none_to_zero)
+    env.filters["bool"] = _bool_filter()
     env.filters["ternary"] = _ternary
     # as a value in a command reads (_as_text): a list under `| raw` was Python's repr
     env.filters["raw"] = lambda value: RawShell(_as_text(value))
@@ -353,13 +352,12 @@ _DEFAULTED_PATH_ENV = _make_env(quote_output=False, none_to_zero=True, command=T
 
 
 def _number_after_default(source: str, *, expression: bool) -> bool:
-    """Whether a float, int or bool filter reads a default filter's output (`x | default(0) | float`,
-    `x | default(false) | bool`)."""
+    """Whether a float or int filter reads a default filter's output (`x | default(0) | float`)."""
     try:
         parsed = TEXT_ENV.parse("{{ " + source + " }}" if expression else source)
     except TemplateSyntaxError:
         return False  # compiled as before, which reports the syntax error
-    return any(node.name in ("float", "int", "bool") and isinstance(node.node, nodes.Filter) and node.node.name in ("default", "d")
+    return any(node.name in ("float", "int") and isinstance(node.node, nodes.Filter) and node.node.name in ("default", "d")
                for node in parsed.find_all(nodes.Filter))
 
 

@@ -10,7 +10,7 @@ yes/on/true/1 true, no/off/false/0 false, in any case, the numbers 1 and 0, a bo
 empty text false, as a capture's `type: bool` reads it. A value that is none of those (Ansible
 gives False with a deprecation warning) fails the check naming the value, where it would have
 skipped a step or passed a check without a word; a None (a capture that matched nothing) is
-refused as `| int` refuses it, unless a default filter comes first.
+refused as `| int` refuses it.
 """
 
 from __future__ import annotations
@@ -48,11 +48,14 @@ def test_a_value_that_is_no_yes_or_no_is_refused_naming_it(value, said):
     assert said in str(caught.value), str(caught.value)
 
 
-def test_a_default_before_bool_answers_a_missing_value():
-    assert evaluate_condition("facts.flag | default(false) | bool", {"facts": {"flag": None}}, SITE) is False
+@pytest.mark.parametrize("expression", ["facts.flag | bool", "facts.flag | default(true) | bool"])
+def test_a_missing_value_is_refused_naming_it(expression):
+    """Jinja's default passes a None through: read as false, `default(true)` would have been
+    ignored without a word."""
     with pytest.raises(Exception) as caught:
-        evaluate_condition("facts.flag | bool", {"facts": {"flag": None}}, SITE)
+        evaluate_condition(expression, {"facts": {"flag": None}}, SITE)
     assert "facts.flag is None" in str(caught.value), str(caught.value)
+    assert evaluate_condition("facts.flag is not none and facts.flag | bool", {"facts": {"flag": None}}, SITE) is False
 
 
 PLAYBOOK = """\
