@@ -1776,6 +1776,10 @@ _ANSIBLE_NAMES = {
     "lookup": "there are no lookups: pass the value with --var NAME=VALUE (e.g. --var home=$HOME), declared under vars:",
     "hostvars": "a step sees its own host only: its name is host, its values vars.NAME and facts.NAME",
     "ansible_facts": "facts are what earlier steps capture: capture: [{regex: ...}], then facts.NAME",
+    # `--tp {{ tp | default(omit) }}`: omit leaves a module's option out; a command has none
+    "omit": "it leaves a module's option out, and a command has none: write the flag where the value is set, "
+            "{% if NAME %}--flag {{ NAME }}{% endif %}",
+    "ansible_env": "the host's environment is the shell's here: write $HOME, $PATH in the command",
 }
 
 

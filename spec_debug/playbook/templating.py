@@ -148,6 +148,64 @@ def _number_filter(convert: Callable[..., Any], kind: str, *, none_to_zero: bool
     return number
 
 
+# The words Ansible's `bool` filter reads (ansible/ansible lib/ansible/plugins/filter/core.py,
+# to_bool: _valid_bool_true / _valid_bool_false, any case), as a capture's `type: bool` reads
+# them (runner/capture.py, convert), the empty text false as there.
+_BOOL_TRUE = frozenset({"yes", "on", "true", "1"})
+_BOOL_FALSE = frozenset({"no", "off", "false", "0", ""})
+
+
+def _bool_filter() -> Callable[[Any], bool]:
+    """Ansible's `bool` filter, which Jinja has not: `when: enable_eagle | bool`, `ansible_become:
+    "{{ needs_root | bool }}"` failed as "No filter named 'bool'" (and the inventory's become was
+    not warned of). yes/on/true/1 are true and no/off/false/0 false, in any case, as are the
+    numbers 1 and 0 and a bool itself. Any other value is refused, naming it: Ansible gives False
+    for it with a deprecation warning (an error to come), and `when: facts.mode | bool` over
+    `enabled` skipped the step without a word. A None (a capture that matched nothing) is
+    refused as `| int` refuses it, after a default filter too: Jinja's default passes a None
+    through, so `facts.graphs | default(true) | bool` would have read it as false whatever the
+    default said."""
+    def to_bool(value: Any) -> bool:
+        value = None if isinstance(value, _NoFact) else value
+        if isinstance(value, bool):
+            return value
+        if value is None:
+            raise TypeError("bool() of None (a value that is not set): test it with 'is not none' first")
+        if isinstance(value, (int, float)) and value in (0, 1):
+            return value == 1
+        word = value.strip().lower() if isinstance(value, str) else None
+        if word in _BOOL_TRUE:
+            return True
+        if word in _BOOL_FALSE:
+            return False
+        shown = repr(value if len(str(value)) <= 80 else str(value)[:77] + "...")
+        instead = (f"== {shown}" if isinstance(value, str) else "!= 0" if isinstance(value, (int, float))
+                   else "| length > 0" if isinstance(value, (list, tuple, dict)) else None)
+        raise ValueError(f"bool() of {shown}, which is not a yes or no: bool reads yes/no, true/false, on/off or "
+                         f"1/0 (in any case)" + (f"; test the value itself instead ({instead})" if instead else ""))
+    return to_bool
+
+
+_NO_NONE_VALUE = object()
+
+
+def _ternary(value: Any, true_value: Any, false_value: Any, none_value: Any = _NO_NONE_VALUE) -> Any:
+    """Ansible's `ternary` filter, which Jinja has not: `{{ use_eagle | bool | ternary('EAGLE3',
+    'NONE') }}` failed as "No filter named 'ternary'". true_value where the value is true,
+    false_value where it is false, none_value (if given) where it is None (ansible lib/ansible/
+    plugins/filter/core.py, ternary: Python's truth of the value). A yes/no word written as text
+    is refused: the text 'false' or 'no' is true to Python, so Ansible gives true_value for it
+    (`enable: "no"`, `--var enable=off`), the opposite of what its author meant; `| bool`
+    before it reads the word."""
+    value = None if isinstance(value, _NoFact) else value
+    if value is None and none_value is not _NO_NONE_VALUE and none_value is not None:
+        return none_value
+    if isinstance(value, str) and value.strip() and value.strip().lower() in _BOOL_FALSE | _BOOL_TRUE:
+        raise ValueError(f"ternary of the text {value!r}, which as text is true whatever it says: "
+                         f"read it as a yes or no first: | bool | ternary(...)")
+    return true_value if value else false_value
+
+
 class NoneInCommand(Exception):
     """A fact that is None written into a `run:` command or a `fetch:` path (render says which)."""
 
@@ -257,6 +315,8 @@ def _make_env(quote_output: bool, *, none_to_zero: bool = False, command: bool =
     )
     env.filters["float"] = _number_filter(env.filters["float"], "float", none_to_zero=none_to_zero)
     env.filters["int"] = _number_filter(env.filters["int"], "int", none_to_zero=none_to_zero)
+    env.filters["bool"] = _bool_filter()
+    env.filters["ternary"] = _ternary
     # as a value in a command reads (_as_text): a list under `| raw` was Python's repr
     env.filters["raw"] = lambda value: RawShell(_as_text(value))
     env.filters["shell_join"] = _quote_list
@@ -572,9 +632,16 @@ def as_condition(value: Any, expression: str, site: TemplateSite) -> bool:
         raise TemplateError(
             f"{_where(site)}: expression {expression!r} is the text {value!r}, which is true (any text but '' is); "
             "a text is not read as a yes or no",
-            hint=f"compare it: {expression} == {_true_word(value)!r}, or capture it with type: bool (true/false, yes/no, on/off, 1/0)",
+            hint=f"compare it: {expression} == {_true_word(value)!r}, or capture it with type: bool (true/false, yes/no, on/off, 1/0), "
+                 f"or read it as a yes or no: {_bool_read(expression)}",
         )
     return bool(value)
+
+
+def _bool_read(expression: str) -> str:
+    """`expression | bool`, bracketed where the filter would bind to its last part only."""
+    written = expression.strip()
+    return f"{written} | bool" if re.fullmatch(r"[A-Za-z_][\w.]*", written) else f"({written}) | bool"
 
 
 VERSION_TEXT = re.compile(r"\s*v?\d+(\.\d+){2,}\S*\s*|\s*v?\d+\.\d+[A-Za-z+-]\S*\s*")
@@ -769,6 +836,35 @@ def parse_template(source: str) -> None:
     _parse_checked(source)
 
 
+# Ansible's own filters that Jinja has not (docs.ansible.com, collections/ansible/builtin, "Filter
+# Plugins"), with the way to do it here where there is one. Named as Ansible's, never by the
+# closest name here: that guess told `| from_json` "did you mean 'tojson'?" (the opposite),
+# `| flatten` 'float', `| combine` 'min', `| b64encode` 'urlencode', `| split` 'list'.
+_ANSIBLE_FILTERS = {
+    "to_json": "write | tojson",
+    "to_nice_json": "write | tojson(indent=2)",
+    "from_json": "read JSON output with a capture of type: json (or json: PATH)",
+    "from_yaml": "read the output as JSON with a capture of type: json, or capture the values with a regex",
+    "to_yaml": "write | tojson", "to_nice_yaml": "write | tojson(indent=2)",
+    "quote": "a value in run: is shell-quoted already; | shell_quote quotes one where it is not",
+    "regex_replace": "Jinja's | replace('old', 'new') replaces plain text; for a pattern, capture the part you "
+                     "want with a capture regex",
+    "regex_search": "capture it with the step's capture: regex (a named group)",
+    "regex_findall": "capture it with the step's capture: regex and all: true",
+    "split": "write VALUE.split(',')",
+    "basename": "write VALUE.split('/') | last",
+    "dirname": "write VALUE.rsplit('/', 1)[0]",
+    "mandatory": "a var or fact that is not defined is an error here already: leave | mandatory out",
+    "flatten": "", "combine": "", "dict2items": "write | dictsort (a list of key, value pairs)", "items2dict": "",
+    "b64encode": "", "b64decode": "", "hash": "", "checksum": "", "password_hash": "", "to_uuid": "",
+    "union": "", "intersect": "", "difference": "", "symmetric_difference": "", "zip": "", "zip_longest": "",
+    "product": "", "subelements": "", "extract": "", "type_debug": "", "to_datetime": "", "strftime": "",
+    "human_readable": "", "human_to_bytes": "", "regex_escape": "", "expanduser": "", "expandvars": "",
+    "realpath": "", "relpath": "", "splitext": "", "path_join": "", "fileglob": "", "comment": "",
+    "shuffle": "", "urlsplit": "", "urldecode": "", "vault": "", "unvault": "", "log": "", "pow": "", "root": "",
+}
+
+
 # Ansible's task-result tests (docs.ansible.com, playbooks_tests, "Testing task results"):
 # `when: result is succeeded`. Here a finished step's status is a word in steps.ID.status
 # (runner/engine.py, _step_view).
@@ -780,6 +876,33 @@ _ANSIBLE_STATUS_TESTS = {
     "reachable": "an unreachable host runs no step: test steps.ID.status",
     "unreachable": "an unreachable host runs no step: test steps.ID.status",
 }
+
+
+# Ansible's tests of truth and of lists (docs.ansible.com, playbooks_tests: "Testing truthiness",
+# "Testing if a list contains a value", "Testing if a list value is True", "Set theory tests"), as
+# this template's Jinja writes them. The closest name was offered in their place: `is truthy`
+# "did you mean 'true'?", where Jinja's `true` is `is True` itself (false for 1, 'yes', a
+# non-empty list), and `is superset` 'upper'.
+_ANSIBLE_TRUTH_TESTS = {
+    "truthy": ("VALUE", "not VALUE"),
+    "falsy": ("not VALUE", "VALUE"),
+    "any": ("VALUE | select | list | length > 0", None),
+    "all": ("VALUE | reject | list | length == 0", None),
+    "subset": ("VALUE | reject('in', OTHER) | list | length == 0", None),
+    "superset": ("OTHER | reject('in', VALUE) | list | length == 0", None),
+}
+
+
+def _ansible_truth_hint(test: nodes.Test, *, negated: bool) -> str:
+    """` (an Ansible test): write ...` for a test of _ANSIBLE_TRUTH_TESTS, with the value it tests
+    and its argument as written; `negated`: written `is not ...`."""
+    written, written_negated = _ANSIBLE_TRUTH_TESTS[test.name]
+    expression = written_negated if negated and written_negated is not None else (
+        f"not ({written})" if negated else written)
+    other = _written(test.args[0]) if test.args else None
+    expression = expression.replace("VALUE", _written(test.node) or "VALUE").replace("OTHER", other or "OTHER")
+    why = "; a value is true or false by itself, and | bool reads a yes/no word" if test.name in ("truthy", "falsy") else ""
+    return f" (an Ansible test): write {expression}{why}"
 
 
 # Ansible's other tests (docs.ansible.com, playbooks_tests: "Testing strings", "Comparing
@@ -869,6 +992,9 @@ def _parse_checked(source: str) -> nodes.Template:
         close = difflib.get_close_matches(node.name, offered, n=1)
         extra = f"; did you mean {close[0]!r}?" if close else (
             " (Ansible's own filters and tests do not exist here)" if kind == "filter" else "")
+        if kind == "filter" and node.name in _ANSIBLE_FILTERS:
+            way = _ANSIBLE_FILTERS[node.name].replace("VALUE", _written(node.node) or "VALUE")
+            extra = " (an Ansible filter, which spec-debug's templates do not have" + (f"): {way}" if way else ")")
         if kind == "test" and node.name in _ANSIBLE_STATUS_TESTS:
             tested = node.node  # `steps.gpu is succeeded`: name that step in the fix
             step = (f"steps.{tested.attr}" if isinstance(tested, nodes.Getattr) and isinstance(tested.node, nodes.Name)
@@ -876,6 +1002,8 @@ def _parse_checked(source: str) -> nodes.Template:
             extra = f" (an Ansible test): {_ANSIBLE_STATUS_TESTS[node.name].replace('steps.ID', step)}"
         elif kind == "test" and node.name in _ANSIBLE_TEXT_TESTS:
             extra = _ansible_test_hint(node, negated=any(outer.node is node for outer in parsed.find_all(nodes.Not)))
+        elif kind == "test" and node.name in _ANSIBLE_TRUTH_TESTS:
+            extra = _ansible_truth_hint(node, negated=any(outer.node is node for outer in parsed.find_all(nodes.Not)))
         raise TemplateAssertionError(f"No {kind} named {node.name!r}{extra}", node.lineno)
     return parsed
 
