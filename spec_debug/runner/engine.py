@@ -44,7 +44,9 @@ from spec_debug.runner.attempt import (
     AttemptResult, background_note, collected_patterns, evaluate_attempt, killed_words, one_word_command_hint, output_tail, render_finding,
     values_said, watched_patterns,
 )
-from spec_debug.runner.fetch_deadline import FetchTimedOut, ListingTimedOut, fetch_deadline, mark_given_up, timed_out_words
+from spec_debug.runner.fetch_deadline import (
+    FetchTimedOut, ListingTimedOut, fetch_deadline, mark_given_up, not_reached_words, timed_out_words,
+)
 from spec_debug.runner.fetch_limit import FetchBudget, FetchCut, FetchTooLarge, human_size
 from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, TRUNCATION_MARKER, StreamCapture, without_markers
 from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT
@@ -1073,6 +1075,11 @@ class Run:
         # it ran out, and the sources or files not reached then.
         timed_out: str | None = None
         not_reached: list[str] = []
+        # The sources and files the run's stop kept from being begun, once the step met it (a
+        # copy it cut; else a source's listing it refused says so itself: "not listed",
+        # _expand_remote_glob).
+        stopped_before: list[str] = []
+        met_stop = False
         # The listing or copy given up at the deadline, for the reports (report/views.py, not_copied).
         given_up: dict[str, Any] | None = None
         with fetch_deadline(step.timeout) as deadline:
@@ -1080,6 +1087,9 @@ class Run:
                 if timed_out is not None or deadline is not None and deadline.passed():
                     timed_out = timed_out or "between two files"
                     not_reached.append(source)
+                    continue
+                if met_stop:
+                    stopped_before.append(source)
                     continue
                 pattern: str | None = None
                 try:
@@ -1115,6 +1125,12 @@ class Run:
                         timed_out = timed_out or "between two files"
                         not_reached.append(remote)
                         continue
+                    if self.abort.is_set():
+                        # Each copy after the stop was tried, and said "copy of <file> stopped"
+                        # of a file never begun.
+                        met_stop = True
+                        stopped_before.append(remote)
+                        continue
                     try:
                         local = safe_artifact_path(self.store.artifact_path(_safe_name(host)), local_name(dest_dir),
                                                    local_name(readable(PurePosixPath(remote).name)))
@@ -1141,6 +1157,11 @@ class Run:
                     except TransportError as exc:
                         exc.cut_short = self._fetch_cut_short(started_at, started, fetched)  # type: ignore[attr-defined]
                         raise
+                    except InterruptedError:
+                        # The stop cut it (local.py; ssh_errors.CopyInterrupted): the transport's
+                        # words named the file again, with the host, after the engine's own.
+                        met_stop = True
+                        problems.append(f"copy of {remote} stopped")
                     except FetchTimedOut as exc:
                         timed_out = f"while copying {exc.what}"
                         given_up = {"src": remote, "while": "copying", "artifact": None, "bytes_kept": 0}
@@ -1156,6 +1177,7 @@ class Run:
                         problems.append(f"{source if remote == pattern else remote}: {said}")
         problems = [readable(problem) for problem in problems]
         not_reached = [readable(name) for name in not_reached]
+        stopped_before = [readable(name) for name in stopped_before]
         timed_out = None if timed_out is None else readable(timed_out)
         status = "timeout" if timed_out is not None else "error" if problems else "passed"
         findings = [runner_finding("SD003", host=host, step=step.id, evidence=problems)] if problems else []
@@ -1166,6 +1188,10 @@ class Run:
                 fetched.append(given_up["artifact"])  # after the count: the words say it is cut
             problems.insert(0, said)
             findings.insert(0, runner_finding("SD002", host=host, step=step.id, evidence=[said]))
+        if stopped_before:
+            # Only with the run stopped, so said after its "interrupted: <why>" (below).
+            status = "error" if status == "passed" else status
+            problems.append(not_reached_words(stopped_before))
         message = "; ".join(problems + [readable(note) for note in notes]) or None
         if self.abort.is_set() and status != "passed":
             # A copy stopped by the interrupt says nothing about the host (as a `run:` step's
@@ -1177,7 +1203,7 @@ class Run:
             started_at=started_at, finished_at=utc_now(), message=self._clean(message), artifacts=fetched,
             facts=self._clean(readable_values({
                 "fetched": fetched, **budget.facts(), "fetch_limit": limit or None, "fetch_disk_bound": disk_bound,
-                "fetch_timed_out": timed_out is not None, "fetch_not_reached": not_reached,
+                "fetch_timed_out": timed_out is not None, "fetch_not_reached": not_reached + stopped_before,
                 "fetch_given_up": given_up, "fetch_timeout": step.timeout})),
         )
         return result, findings
