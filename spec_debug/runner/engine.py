@@ -34,7 +34,8 @@ from spec_debug.playbook.number_text import number_given_with_unit
 from spec_debug.playbook.var_file import closest_var
 from spec_debug.playbook.var_types import typed_inventory_values
 from spec_debug.playbook.templating import (
-    TemplateSite, evaluate_condition, forms_in_command, render, render_value, resolve_vars, shell_quote,
+    TemplateSite, evaluate_condition, forms_in_command, render, render_value, resolve_vars, shell_quote, template_texts,
+    var_references,
 )
 from spec_debug.record import Finding, HostRecord, PlaybookRef, PlaybookWarningRecord, RunRecord, StepLeftRunning, StepRecord
 from spec_debug.redact import (
@@ -596,7 +597,26 @@ class Run:
                 # the user, who typed no such --var, was sent to their command line.
                 return f"{var} is empty{shown} in --var-file {var_file}: give it a value"
             return f"--var {var} is empty{shown}: give it a value"
+        built_from = self._built_from_empty(var, host)
+        if built_from is not None:
+            # `served_model: "{{ model }}"` with model empty (`--var model=`, not given, or
+            # `model=` on the host's inventory line) was "provide --var served_model=...": a var
+            # the user is not meant to set, and a --var model= given read as unseen.
+            written = self.playbook.vars[var]
+            shown = repr(written) if isinstance(written, str) else json.dumps(written, default=str)
+            return f"{self._provide(built_from, host)} ({var} is {shown})"
         return f"provide --var {var}=..."
+
+    def _built_from_empty(self, var: str, host: str) -> str | None:
+        """The var an empty playbook var is built from (its default `"{{ model }}"`), the first
+        that is itself empty for the host; None for a var no template builds (or none empty)."""
+        default = self.playbook.vars.get(var)
+        if not template_texts(default):
+            return None
+        values = self._host_vars.get(host, {})
+        # Parsed before any step ran (resolve_vars): no syntax error is left to meet here.
+        used = var_references(default, self.playbook.vars)
+        return next((name for name in used if name != var and is_empty_var(values.get(name))), None)
 
     def _skipped(self, step: Step, host: str, message: str) -> StepRecord:
         now = utc_now()
