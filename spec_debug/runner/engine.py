@@ -45,6 +45,7 @@ from spec_debug.runner.attempt import (
     AttemptResult, background_note, collected_patterns, evaluate_attempt, killed_words, one_word_command_hint, output_tail, render_finding,
     values_said, watched_patterns,
 )
+from spec_debug.runner.env_lookup import env_lookup_values, env_lookups_done
 from spec_debug.runner.fetch_deadline import (
     FetchTimedOut, ListingTimedOut, fetch_deadline, mark_given_up, not_reached_words, timed_out_words,
 )
@@ -181,9 +182,20 @@ class Run:
         self._host_vars: dict[str, dict[str, Any]] = {}
         for target in targets:
             # An inventory's values take their defaults' types, as --var's do (INI gives text).
-            target.vars = typed_inventory_values(target.vars, {k: v for k, v in self.playbook.vars.items() if k not in self.cli_vars},
-                                                 target.name)
-            given = {**self.playbook.vars, **target.vars, **self.cli_vars}
+            defaults = {k: v for k, v in self.playbook.vars.items() if k not in self.cli_vars}
+            target.vars = typed_inventory_values(target.vars, defaults, target.name)
+            # `hf_token: "{{ lookup('env', 'HF_TOKEN') }}"` was refused ("'lookup' is undefined")
+            # and stopped the run, where the inventory's connection variables read the same lookup
+            # (inventory.py). Read as Ansible reads it, an unset variable giving '' (a `requires:`
+            # then names what was written); target.vars keeps what was written.
+            looked_up = {k: env_lookups_done(v) for k, v in target.vars.items()
+                         if isinstance(v, str) and "lookup(" in v and not getattr(v, "ansible_unsafe", False)}
+            given = {**self.playbook.vars, **target.vars, **typed_inventory_values(looked_up, defaults, target.name),
+                     **self.cli_vars}
+            for written in (target.vars[k] for k in looked_up):
+                # Masked by the variable's name too: `hub: "{{ lookup('env', 'HUB_API_KEY') }}"`
+                # kept the key in every command that used {{ hub }}, hub being no secret's name.
+                secrets.update(secret_values(env_lookup_values(written)))
             # An inventory's value is templated as Ansible templates it (`model_dir: "{{ models_root
             # }}/llama"` in group_vars); it went to the host as the literal text `{{ models_root }}`.
             # Not one Ansible keeps as text (`!unsafe`: inventory.UnsafeText).
