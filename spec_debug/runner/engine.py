@@ -673,8 +673,12 @@ class Run:
             if self.abort.is_set():
                 # Ctrl-C while a probe's bundle was checked or uploaded (a home on a stalled NFS
                 # mount): "file copy not started: the run was interrupted" was an SD003 warning
-                # against the host, for what the user did (as a cut fetch was: _fetch).
-                errored = self._errored(step, host, f"{interrupted_words(self.record.abort_reason)}; {exc.message}", None)
+                # against the host, for what the user did (as a cut fetch was: _fetch). The copy
+                # the stop refused (ssh_errors.CopyInterrupted) is said as what it kept from
+                # happening: its words put the host mid-sentence and said the stop again.
+                said = "the probe did not start: its bundle was not copied to the host" if isinstance(exc, InterruptedError) \
+                    else exc.message
+                errored = self._errored(step, host, f"{interrupted_words(self.record.abort_reason)}; {said}", None)
                 self.options.reporter.step_finished(host, step, errored, [])
                 return errored, [], False
             errored = self._errored(step, host, exc.message, None)
