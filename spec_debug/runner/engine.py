@@ -34,7 +34,8 @@ from spec_debug.playbook.number_text import number_given_with_unit
 from spec_debug.playbook.var_file import closest_var
 from spec_debug.playbook.var_types import typed_inventory_values
 from spec_debug.playbook.templating import (
-    TemplateSite, evaluate_condition, forms_in_command, render, render_value, resolve_vars, shell_quote,
+    TemplateSite, evaluate_condition, forms_in_command, render, render_value, resolve_vars, shell_quote, template_texts,
+    var_references,
 )
 from spec_debug.record import Finding, HostRecord, PlaybookRef, PlaybookWarningRecord, RunRecord, StepLeftRunning, StepRecord
 from spec_debug.redact import (
@@ -44,7 +45,10 @@ from spec_debug.runner.attempt import (
     AttemptResult, background_note, collected_patterns, evaluate_attempt, killed_words, one_word_command_hint, output_tail, render_finding,
     values_said, watched_patterns,
 )
-from spec_debug.runner.fetch_deadline import FetchTimedOut, ListingTimedOut, fetch_deadline, mark_given_up, timed_out_words
+from spec_debug.runner.env_lookup import env_lookup_values, env_lookups_done
+from spec_debug.runner.fetch_deadline import (
+    FetchTimedOut, ListingTimedOut, fetch_deadline, mark_given_up, not_reached_words, timed_out_words,
+)
 from spec_debug.runner.fetch_limit import FetchBudget, FetchCut, FetchTooLarge, human_size
 from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, TRUNCATION_MARKER, StreamCapture, without_markers
 from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT
@@ -178,9 +182,20 @@ class Run:
         self._host_vars: dict[str, dict[str, Any]] = {}
         for target in targets:
             # An inventory's values take their defaults' types, as --var's do (INI gives text).
-            target.vars = typed_inventory_values(target.vars, {k: v for k, v in self.playbook.vars.items() if k not in self.cli_vars},
-                                                 target.name)
-            given = {**self.playbook.vars, **target.vars, **self.cli_vars}
+            defaults = {k: v for k, v in self.playbook.vars.items() if k not in self.cli_vars}
+            target.vars = typed_inventory_values(target.vars, defaults, target.name)
+            # `hf_token: "{{ lookup('env', 'HF_TOKEN') }}"` was refused ("'lookup' is undefined")
+            # and stopped the run, where the inventory's connection variables read the same lookup
+            # (inventory.py). Read as Ansible reads it, an unset variable giving '' (a `requires:`
+            # then names what was written); target.vars keeps what was written.
+            looked_up = {k: env_lookups_done(v) for k, v in target.vars.items()
+                         if isinstance(v, str) and "lookup(" in v and not getattr(v, "ansible_unsafe", False)}
+            given = {**self.playbook.vars, **target.vars, **typed_inventory_values(looked_up, defaults, target.name),
+                     **self.cli_vars}
+            for written in (target.vars[k] for k in looked_up):
+                # Masked by the variable's name too: `hub: "{{ lookup('env', 'HUB_API_KEY') }}"`
+                # kept the key in every command that used {{ hub }}, hub being no secret's name.
+                secrets.update(secret_values(env_lookup_values(written)))
             # An inventory's value is templated as Ansible templates it (`model_dir: "{{ models_root
             # }}/llama"` in group_vars); it went to the host as the literal text `{{ models_root }}`.
             # Not one Ansible keeps as text (`!unsafe`: inventory.UnsafeText).
@@ -594,7 +609,26 @@ class Run:
                 # the user, who typed no such --var, was sent to their command line.
                 return f"{var} is empty{shown} in --var-file {var_file}: give it a value"
             return f"--var {var} is empty{shown}: give it a value"
+        built_from = self._built_from_empty(var, host)
+        if built_from is not None:
+            # `served_model: "{{ model }}"` with model empty (`--var model=`, not given, or
+            # `model=` on the host's inventory line) was "provide --var served_model=...": a var
+            # the user is not meant to set, and a --var model= given read as unseen.
+            written = self.playbook.vars[var]
+            shown = repr(written) if isinstance(written, str) else json.dumps(written, default=str)
+            return f"{self._provide(built_from, host)} ({var} is {shown})"
         return f"provide --var {var}=..."
+
+    def _built_from_empty(self, var: str, host: str) -> str | None:
+        """The var an empty playbook var is built from (its default `"{{ model }}"`), the first
+        that is itself empty for the host; None for a var no template builds (or none empty)."""
+        default = self.playbook.vars.get(var)
+        if not template_texts(default):
+            return None
+        values = self._host_vars.get(host, {})
+        # Parsed before any step ran (resolve_vars): no syntax error is left to meet here.
+        used = var_references(default, self.playbook.vars)
+        return next((name for name in used if name != var and is_empty_var(values.get(name))), None)
 
     def _skipped(self, step: Step, host: str, message: str) -> StepRecord:
         now = utc_now()
@@ -639,8 +673,12 @@ class Run:
             if self.abort.is_set():
                 # Ctrl-C while a probe's bundle was checked or uploaded (a home on a stalled NFS
                 # mount): "file copy not started: the run was interrupted" was an SD003 warning
-                # against the host, for what the user did (as a cut fetch was: _fetch).
-                errored = self._errored(step, host, f"{interrupted_words(self.record.abort_reason)}; {exc.message}", None)
+                # against the host, for what the user did (as a cut fetch was: _fetch). The copy
+                # the stop refused (ssh_errors.CopyInterrupted) is said as what it kept from
+                # happening: its words put the host mid-sentence and said the stop again.
+                said = "the probe did not start: its bundle was not copied to the host" if isinstance(exc, InterruptedError) \
+                    else exc.message
+                errored = self._errored(step, host, f"{interrupted_words(self.record.abort_reason)}; {said}", None)
                 self.options.reporter.step_finished(host, step, errored, [])
                 return errored, [], False
             errored = self._errored(step, host, exc.message, None)
@@ -1073,6 +1111,11 @@ class Run:
         # it ran out, and the sources or files not reached then.
         timed_out: str | None = None
         not_reached: list[str] = []
+        # The sources and files the run's stop kept from being begun, once the step met it (a
+        # copy it cut; else a source's listing it refused says so itself: "not listed",
+        # _expand_remote_glob).
+        stopped_before: list[str] = []
+        met_stop = False
         # The listing or copy given up at the deadline, for the reports (report/views.py, not_copied).
         given_up: dict[str, Any] | None = None
         with fetch_deadline(step.timeout) as deadline:
@@ -1080,6 +1123,9 @@ class Run:
                 if timed_out is not None or deadline is not None and deadline.passed():
                     timed_out = timed_out or "between two files"
                     not_reached.append(source)
+                    continue
+                if met_stop:
+                    stopped_before.append(source)
                     continue
                 pattern: str | None = None
                 try:
@@ -1115,6 +1161,12 @@ class Run:
                         timed_out = timed_out or "between two files"
                         not_reached.append(remote)
                         continue
+                    if self.abort.is_set():
+                        # Each copy after the stop was tried, and said "copy of <file> stopped"
+                        # of a file never begun.
+                        met_stop = True
+                        stopped_before.append(remote)
+                        continue
                     try:
                         local = safe_artifact_path(self.store.artifact_path(_safe_name(host)), local_name(dest_dir),
                                                    local_name(readable(PurePosixPath(remote).name)))
@@ -1141,6 +1193,11 @@ class Run:
                     except TransportError as exc:
                         exc.cut_short = self._fetch_cut_short(started_at, started, fetched)  # type: ignore[attr-defined]
                         raise
+                    except InterruptedError:
+                        # The stop cut it (local.py; ssh_errors.CopyInterrupted): the transport's
+                        # words named the file again, with the host, after the engine's own.
+                        met_stop = True
+                        problems.append(f"copy of {remote} stopped")
                     except FetchTimedOut as exc:
                         timed_out = f"while copying {exc.what}"
                         given_up = {"src": remote, "while": "copying", "artifact": None, "bytes_kept": 0}
@@ -1156,6 +1213,7 @@ class Run:
                         problems.append(f"{source if remote == pattern else remote}: {said}")
         problems = [readable(problem) for problem in problems]
         not_reached = [readable(name) for name in not_reached]
+        stopped_before = [readable(name) for name in stopped_before]
         timed_out = None if timed_out is None else readable(timed_out)
         status = "timeout" if timed_out is not None else "error" if problems else "passed"
         findings = [runner_finding("SD003", host=host, step=step.id, evidence=problems)] if problems else []
@@ -1166,6 +1224,10 @@ class Run:
                 fetched.append(given_up["artifact"])  # after the count: the words say it is cut
             problems.insert(0, said)
             findings.insert(0, runner_finding("SD002", host=host, step=step.id, evidence=[said]))
+        if stopped_before:
+            # Only with the run stopped, so said after its "interrupted: <why>" (below).
+            status = "error" if status == "passed" else status
+            problems.append(not_reached_words(stopped_before))
         message = "; ".join(problems + [readable(note) for note in notes]) or None
         if self.abort.is_set() and status != "passed":
             # A copy stopped by the interrupt says nothing about the host (as a `run:` step's
@@ -1177,7 +1239,7 @@ class Run:
             started_at=started_at, finished_at=utc_now(), message=self._clean(message), artifacts=fetched,
             facts=self._clean(readable_values({
                 "fetched": fetched, **budget.facts(), "fetch_limit": limit or None, "fetch_disk_bound": disk_bound,
-                "fetch_timed_out": timed_out is not None, "fetch_not_reached": not_reached,
+                "fetch_timed_out": timed_out is not None, "fetch_not_reached": not_reached + stopped_before,
                 "fetch_given_up": given_up, "fetch_timeout": step.timeout})),
         )
         return result, findings

@@ -60,11 +60,17 @@ def timed_out_words(timeout_s: float, where: str, not_reached: list[str], copied
     that the files copied before are kept (listed in the step's artifacts)."""
     said = f"timed out after {timeout_s:g} s {where}"
     if not_reached:
-        shown = ", ".join(not_reached[:5])
-        said += f"; not reached: {shown}" + (f" and {len(not_reached) - 5} more" if len(not_reached) > 5 else "")
+        said += f"; {not_reached_words(not_reached)}"
     if copied:
         said += f"; the {copied} file{'s' if copied > 1 else ''} copied before {'are' if copied > 1 else 'is'} kept"
     return said
+
+
+def not_reached_words(not_reached: list[str]) -> str:
+    """The sources or files a fetch never began, at its timeout or the run's stop: the first
+    five, and how many more."""
+    more = f" and {len(not_reached) - 5} more" if len(not_reached) > 5 else ""
+    return f"not reached: {', '.join(not_reached[:5])}{more}"
 
 
 def keep_partial(partial: Path, local_path: Path) -> None:

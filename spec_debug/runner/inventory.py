@@ -14,7 +14,9 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
   `python` (what probes run with) unless `python` is set; `ansible_password` (also
   `ansible_ssh_pass`, `ansible_ssh_password`; plain, or `{{ lookup('env', 'NAME') }}`) is the
   login password for hosts that take one, kept out of vars and records; `{{ lookup('env', 'NAME') }}`
-  inside a connection variable (`"{{ lookup('env','HOME') }}/.ssh/lab.pem"`) is read, and a
+  inside a connection variable (`"{{ lookup('env','HOME') }}/.ssh/lab.pem"`) or a var one uses
+  is read (an unset NAME refused), as it is in a playbook var's value (engine.py; unset, it
+  gives '' there, as in Ansible), and a
   template over the host's vars (`"{{ inventory_hostname }}.ib"`, `"{{ lab_user }}"`) rendered,
   one that cannot render refused; `ansible_become` (which spec-debug does not do) is warned of;
   every other `ansible_*` variable is dropped and the rest become playbook vars, except `ansible_ssh_args`,
@@ -65,6 +67,7 @@ from spec_debug.playbook.yaml_nodes import (
     MAX_DEPTH, MAX_TEXT, MAX_VALUES, _BoundedLoader, _clamp_line, _error_position, _reshaped, _tab_hint, _TooDeep, _TooManyValues, _TooMuchText,
 )
 from spec_debug.runner.ansible_cfg import login_defaults_with_origin
+from spec_debug.runner.env_lookup import ENV_LOOKUP, env_lookups_done
 from spec_debug.runner.hosts import HostSpec, expand_host_pattern, ipv6_host
 from spec_debug.record import some_names
 from spec_debug.runner.ssh_args import added_up, parse_ssh_args
@@ -963,12 +966,6 @@ _HOW_TO_CONNECT = (*_CONNECTION_VARS, *_SSH_ARGS_VARS, "ansible_python_interpret
 # (ansible/ansible: lib/ansible/plugins/connection/ssh.py, DOCUMENTATION, option `password`).
 _PASSWORD_VARS = ("ansible_password", "ansible_ssh_pass", "ansible_ssh_password")
 
-# The one template we read: the password kept out of the file, in an environment variable,
-# as Ansible's docs suggest (`ansible_password: "{{ lookup('env', 'GPU_PASSWORD') }}"`;
-# ansible/ansible: lib/ansible/plugins/lookup/env.py). Any other template is refused.
-_ENV_LOOKUP = re.compile(r"""\{\{\s*lookup\(\s*(['"])(?:ansible\.builtin\.)?env\1\s*,\s*(['"])(\w+)\2\s*\)\s*\}\}""")
-
-
 def _password(host_vars: dict[str, Any], path: str) -> tuple[str | None, str | None]:
     """The host's login password and where it is set; (None, source) when it is set but cannot
     be read here, (None, None) when the inventory gives none."""
@@ -980,7 +977,9 @@ def _password(host_vars: dict[str, Any], path: str) -> tuple[str | None, str | N
     if isinstance(value, _Vaulted):
         return None, f"{source} (vault-encrypted: spec-debug does not decrypt Ansible Vault)"
     text = str(value)
-    lookup = _ENV_LOOKUP.fullmatch(text.strip())
+    # The one template a password is read from: kept out of the file, in an environment
+    # variable (env_lookup.py). Any other template is refused.
+    lookup = ENV_LOOKUP.fullmatch(text.strip())
     if lookup is not None:
         variable = lookup.group(3)
         source = f"{source} (from ${variable})"
@@ -1028,15 +1027,11 @@ def _env_lookups_done(name: str, key: str, value: str, path: str) -> str:
     stopped. An unset variable is refused: Ansible gives '' (log in as nobody, key file
     `/.ssh/lab.pem`), which only fails later, at the host."""
 
-    def value_of(match: re.Match[str]) -> str:
-        variable = match.group(3)
-        found = os.environ.get(variable)
-        if not found:
-            raise UsageError(f"{path}: host {name}: {key} reads ${variable} ({value!r}), which is not set",
-                             hint=f"export {variable}, or write the value out in the inventory")
-        return found
+    def unset(variable: str) -> str:
+        raise UsageError(f"{path}: host {name}: {key} reads ${variable} ({value!r}), which is not set",
+                         hint=f"export {variable}, or write the value out in the inventory")
 
-    return _ENV_LOOKUP.sub(value_of, value)  # each lookup in the text, not only a whole value
+    return env_lookups_done(value, unset)  # each lookup in the text, not only a whole value
 
 
 def _templates_rendered(name: str, host_vars: dict[str, Any], path: str, keys: tuple[str, ...] = _HOW_TO_CONNECT,
@@ -1077,6 +1072,11 @@ def _templates_rendered(name: str, host_vars: dict[str, Any], path: str, keys: t
             stack += [used for used in var_references(values[key], values) if used in host_vars and renderable(used)]
         except Exception:  # noqa: BLE001 - a syntax error: resolve_vars says it, naming the variable
             pass
+    for key in templated:
+        # The vars they use read the env lookup as they do (`ansible_user: "{{ lab_user }}"`
+        # with `lab_user: "{{ lookup('env', 'USER') }}"` was "'lookup' is undefined").
+        if isinstance(values[key], str) and "lookup(" in values[key]:
+            values[key] = _env_lookups_done(name, key, values[key], path)
     where = {key: f"{path}: host {name}: {key}" for key in templated}
     try:
         rendered = resolve_vars(values, sorted(templated), name, where)

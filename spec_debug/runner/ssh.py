@@ -42,7 +42,7 @@ from spec_debug.runner.ssh_connect import (
 from spec_debug.runner.ssh_agent_forward import forward_agent
 from spec_debug.runner.ssh_background import BackgroundChannels
 from spec_debug.runner.ssh_config import SSHTarget, environment_to_send
-from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, RemoteShellError, _one_line
+from spec_debug.runner.ssh_errors import ConnectionLostError, CopyInterrupted, RemoteFileError, RemoteShellError, _one_line
 from spec_debug.runner.ssh_password_login import TYPED_PASSWORD
 from spec_debug.runner.ssh_proxy_command import failed_proxy
 from spec_debug.runner.ssh_sftp import RemoteFiles
@@ -1391,7 +1391,7 @@ class SSHTransport(Transport):
         try:
             return self._open_session()
         except _Interrupted:
-            raise RemoteFileError(f"{self.host}: file copy not started: the run was interrupted") from None
+            raise CopyInterrupted(f"{self.host}: file copy not started: the run was interrupted") from None
 
     def _open_session(
         self, retry_s: float = _CHANNEL_RETRY_S, *, interruptible: bool = True, busy_link_patience_s: float = 0.0,

@@ -37,6 +37,12 @@ class RemoteFileError(SpecDebugError, OSError):
     (SD003); an OSError too, so callers that catch OSError from a transport still do."""
 
 
+class CopyInterrupted(RemoteFileError, InterruptedError):
+    """A file copy the run's stop (interrupt()) cut or kept from starting: nothing about the
+    host. An InterruptedError, as a local copy's (local.py), so the fetch step says so in its
+    own words, once (engine._fetch), not "<path>: <host>: copy of <path> stopped: ..."."""
+
+
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__

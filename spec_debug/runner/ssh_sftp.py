@@ -42,7 +42,7 @@ from spec_debug.runner.fetch_limit import FetchCut, LocalCopyError, LocalTarget,
 from spec_debug.runner.host_path import WITH_STANDARD_PATH
 from spec_debug.runner.ssh_connect import close_channel
 from spec_debug.runner.ssh_transport import answered_within, request_answer_s
-from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, _one_line
+from spec_debug.runner.ssh_errors import ConnectionLostError, CopyInterrupted, RemoteFileError, _one_line
 
 # paramiko's SFTP layer raises its own SFTPError (not an OSError) for protocol trouble, e.g.
 # "Garbage packet received" when a ForceCommand or nologin shell answers the sftp subsystem
@@ -434,7 +434,7 @@ class RemoteFiles:
     def _sftp(self) -> paramiko.SFTPClient | None:
         """The SFTP client, or None where the host has no SFTP and copies go over _shell()."""
         if self._interrupted.is_set():
-            raise RemoteFileError(f"{self._host}: file copy not started: the run was interrupted")
+            raise CopyInterrupted(f"{self._host}: file copy not started: the run was interrupted")
         if self._shell_copies is not None:
             return None
         if self._client is not None and self._client.get_channel().closed:
@@ -704,7 +704,7 @@ class RemoteFiles:
                 raise
             if self._interrupted.is_set():
                 self._drop()
-                raise RemoteFileError(f"{self._host}: copy of {remote_path} stopped: the run was interrupted") from None
+                raise CopyInterrupted(f"{self._host}: copy of {remote_path} stopped: the run was interrupted") from None
             if isinstance(exc, TimeoutError) and self._transport.is_active():
                 self._drop()  # a request is still unanswered: the channel cannot be reused
                 raise RemoteFileError(
@@ -1201,7 +1201,7 @@ class _ShellCopies:
                 if isinstance(exc, RemoteFileError):
                     raise
                 if self.interrupted:
-                    raise RemoteFileError(f"{self._host}: copy of {what} stopped: the run was interrupted") from None
+                    raise CopyInterrupted(f"{self._host}: copy of {what} stopped: the run was interrupted") from None
                 if not self._alive():
                     raise ConnectionLostError(f"{self._host}: SSH connection lost while copying {what}") from None
                 if isinstance(exc, TimeoutError):
