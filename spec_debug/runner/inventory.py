@@ -1076,7 +1076,12 @@ def _templates_rendered(name: str, host_vars: dict[str, Any], path: str, keys: t
         # The vars they use read the env lookup as they do (`ansible_user: "{{ lab_user }}"`
         # with `lab_user: "{{ lookup('env', 'USER') }}"` was "'lookup' is undefined").
         if isinstance(values[key], str) and "lookup(" in values[key]:
-            values[key] = _env_lookups_done(name, key, values[key], path)
+            try:
+                values[key] = _env_lookups_done(name, key, values[key], path)
+            except UsageError:
+                if strict:
+                    raise
+                return  # an unset variable: not strict, so left as written, as a TemplateError is
     where = {key: f"{path}: host {name}: {key}" for key in templated}
     try:
         rendered = resolve_vars(values, sorted(templated), name, where)
