@@ -29,7 +29,7 @@ import re
 import shlex
 
 from spec_debug.redact import is_secret_name
-from spec_debug.shell_split import complete_shell_words, heredocs
+from spec_debug.shell_split import complete_shell_words, heredocs, redirection
 
 _GATE = ("secret", "ssm", "vault", "output", "jq", "yq", "bao", "token", "key", "pass", "pwd", "op", "bw", "pat",
          "SECRET", "TOKEN", "KEY", "PASS", "PWD", "PAT", "Secret", "Token", "Key", "Pass")
@@ -277,7 +277,7 @@ def _pipelines(tokens: list[_Token]):
             i += 1
             continue
         if is_op:  # a redirection, then its file
-            fd = words.pop() if words and words[-1] in ("0", "1", "2") else ""
+            fd, token = redirection(token)  # `2>/dev/null`: the splitter's one operator, "2>"
             if ">" in token and fd in ("", "1"):  # the standard output to a file, /dev/null, stderr
                 redirected = redirected or not (token == ">&" and tokens[i + 1:i + 2] == [("1", False)])
             if _opens_substitution(tokens, i + 1):  # `< <(vault ...)`, `<<< $(vault ...)`
