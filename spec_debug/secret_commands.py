@@ -492,6 +492,10 @@ def _secret_file(path: str) -> bool:
     ca.crt or namespace."""
     if path.startswith(("/run/secrets/", "/var/run/secrets/")):
         return not path.endswith(("/ca.crt", "/namespace"))
+    if path.endswith(("/.pgpass", "/pgpass.conf")) or path in (".pgpass", "pgpass.conf"):
+        # PostgreSQL's password file: `host:port:database:user:password` lines (postgresql.org/docs,
+        # "The Password File"; pgpass.conf on Windows), no name before the password for a pattern
+        return True
     base = path.rsplit("/", 1)[-1].lstrip(".")
     stem = base.rsplit(".", 1)[0] if "." in base else base
     return path != "/etc/passwd" and bool(stem) and is_secret_name(stem)
