@@ -534,12 +534,26 @@ _QUERY_LAST_FIELD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)[^A-Za-z0-9_]*$").searc
 def _az(words: list[str]) -> bool:
     # learn.microsoft.com/cli/azure/keyvault/secret: `show` returns the secret with its `value`;
     # `-o` json (the default), jsonc, yaml, yamlc, table, tsv, none.
+    query, output = _option(words, "--query"), _option(words, "--output", "-o")
+    if query is not None and _az_lists_keys(words):
+        # `az storage account keys list -g rg -n acct --query [0].value -o tsv`: the key alone, no
+        # name before it (the whole list is keyName/permissions/value, which redact.py reads)
+        field = _QUERY_LAST_FIELD(query)
+        return field is not None and (field.group(1) == "value" or field.group(1).lower().endswith("key")
+                                      or is_secret_name(field.group(1)))
     if not ("keyvault" in words and "secret" in words and "show" in words):
         return False
-    query, output = _option(words, "--query"), _option(words, "--output", "-o")
     if query is not None:
         return "value" in query
     return output in ("tsv", "table")
+
+
+def _az_lists_keys(words: list[str]) -> bool:
+    """An az command that returns a resource's access keys or credentials: `storage account keys
+    list`, `cosmosdb keys list`, `cognitiveservices account keys list`, `redis list-keys`, `acr
+    credential show` (learn.microsoft.com/cli/azure: each a list of key names and values)."""
+    return "keys" in words and ("list" in words or "show" in words) or "list-keys" in words or (
+        "credential" in words and "show" in words)
 
 
 def _gcloud(words: list[str]) -> bool:
