@@ -16,7 +16,8 @@ inside `$(...)` (`TOKEN=$(vault kv get -field=token ...)` prints nothing), its o
 redirected (`> file`, `>/dev/null`), and every command it is piped into passes the value on
 (`| base64 -d`, `| jq -r .password`, `| tr -d '\\n'`), not one that consumes it (`| docker login
 --password-stdin`, `| wc -c`, `| sha256sum`). `echo "$(...)"` of one prints it, and so does a
-command that runs one elsewhere (`ssh gpu02 cat /run/secrets/hf_token`, `docker exec vllm ...`).
+command that runs one elsewhere (`ssh gpu02 cat /run/secrets/hf_token`, `docker exec vllm ...`,
+`docker run --rm -e HF_TOKEN IMAGE printenv HF_TOKEN`).
 A secret also reaches a command that passes it on as a file or on its standard input (`diff
 <(vault ...) <(vault ...)`, `tr -d '\\n' < /run/secrets/hf_token`, `base64 -d <<< "$TOKEN"`, an
 unquoted heredoc's `$(...)`), and a shell runs a heredoc's body as its script. A variable named
@@ -418,7 +419,8 @@ _DOCKER_EXEC_ARG_FLAGS = {"-e", "--env", "-u", "--user", "-w", "--workdir", "--e
 def _inner_command(words: list[str]) -> str | None:
     """The command that ``words`` runs elsewhere, its output still on this step's stdout: `bash -c
     'vault kv get -field=x ...'`, `ssh gpu02 cat /run/secrets/hf_token`, `docker exec vllm cat
-    /run/secrets/hf_token`, `kubectl exec pod -- cat ...`; None for any other command."""
+    /run/secrets/hf_token`, `docker run --rm IMAGE printenv HF_TOKEN`, `kubectl exec pod -- cat ...`;
+    None for any other command."""
     name, rest = words[0], words[1:]
     if name in ("bash", "sh", "dash", "zsh"):
         for i, word in enumerate(rest[:-1]):
@@ -433,7 +435,8 @@ def _inner_command(words: list[str]) -> str | None:
     if name in ("docker", "podman", "nerdctl", "docker-compose", "podman-compose"):
         i = _exec_at(name, rest)
         if i is None:
-            return None
+            run_at = 2 if rest[:2] == ["container", "run"] else 1 if rest[:1] == ["run"] else None
+            return _run_command(rest, run_at) if run_at is not None and name in ("docker", "podman", "nerdctl") else None
         while i < len(rest) and rest[i].startswith("-"):
             i += 2 if rest[i] in _DOCKER_EXEC_ARG_FLAGS else 1
         return shlex.join(rest[i + 1:]) or None
@@ -442,6 +445,41 @@ def _inner_command(words: list[str]) -> str | None:
     if name in ("kubectl", "oc") and "exec" in rest and "--" in rest:
         return shlex.join(rest[rest.index("--") + 1:]) or None
     return None
+
+
+_DOCKER_RUN_ARG_FLAGS = {
+    "-a", "--attach", "--add-host", "--annotation", "--blkio-weight", "--blkio-weight-device", "--cap-add", "--cap-drop",
+    "--cgroup-parent", "--cgroupns", "--cidfile", "-c", "--cpu-shares", "--cpu-period", "--cpu-quota", "--cpus",
+    "--cpuset-cpus", "--cpuset-mems", "--detach-keys", "--device", "--device-cgroup-rule", "--dns", "--dns-option",
+    "--dns-search", "--domainname", "--entrypoint", "-e", "--env", "--env-file", "--expose", "--gpus", "--group-add",
+    "--health-cmd", "--health-interval", "--health-retries", "--health-start-period", "--health-timeout", "-h",
+    "--hostname", "--ip", "--ip6", "--ipc", "--isolation", "-l", "--label", "--label-file", "--link", "--log-driver",
+    "--log-opt", "--mac-address", "-m", "--memory", "--memory-reservation", "--memory-swap", "--memory-swappiness",
+    "--mount", "--name", "--network", "--net", "--network-alias", "--oom-score-adj", "--pid", "--pids-limit",
+    "--platform", "-p", "--publish", "--pull", "--restart", "--runtime", "--security-opt", "--shm-size",
+    "--stop-signal", "--stop-timeout", "--storage-opt", "--sysctl", "--tmpfs", "-u", "--user", "--userns", "--uts",
+    "-v", "--volume", "--volume-driver", "--volumes-from", "-w", "--workdir", "--ulimit"}
+"""`docker run`'s options that take the next word (docs.docker.com/reference/cli/docker/container/run;
+podman's and nerdctl's the same): `-e HF_TOKEN`, `-v /models:/models`, `--gpus all`, `--shm-size 16g`."""
+
+
+def _run_command(rest: list[str], at: int) -> str | None:
+    """The command a `docker run` (its options from ``rest[at]``) runs in its new container, its
+    `--entrypoint` first (`docker run --rm -e HF_TOKEN lmsysorg/sglang printenv HF_TOKEN`: the
+    container's output is this step's); None for one that runs detached (`-d`: the container's id
+    is what it prints)."""
+    i, entrypoint = at, None
+    while i < len(rest) and rest[i].startswith("-"):
+        word = rest[i]
+        if word in ("-d", "--detach") or not word.startswith("--") and word[1:].isalpha() and "d" in word[1:]:
+            return None  # -d, -itd, -dit
+        if word == "--entrypoint" and i + 1 < len(rest):
+            entrypoint = rest[i + 1]
+        elif word.startswith("--entrypoint="):
+            entrypoint = word.split("=", 1)[1]
+        i += 2 if word in _DOCKER_RUN_ARG_FLAGS else 1
+    args = rest[i + 1:]  # the words after the image
+    return shlex.join([entrypoint, *args] if entrypoint else args) or None
 
 
 _COMPOSE_ARG_FLAGS = {"-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory",
