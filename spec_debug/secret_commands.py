@@ -442,6 +442,8 @@ def _inner_command(words: list[str]) -> str | None:
         return shlex.join(rest[i + 1:]) or None
     if name == "su" or name == "gcloud" and rest[:2] == ["compute", "ssh"]:  # `su - app -c CMD`, `--command CMD`
         return _option(rest, "--command") if name == "gcloud" else _option(rest, "-c", "--command")
+    if name == "srun":  # Slurm: the command on the job's nodes, its output this step's
+        return _srun_command(rest)
     if name in ("kubectl", "oc") and "exec" in rest and "--" in rest:
         return shlex.join(rest[rest.index("--") + 1:]) or None
     return None
@@ -480,6 +482,32 @@ def _run_command(rest: list[str], at: int) -> str | None:
         i += 2 if word in _DOCKER_RUN_ARG_FLAGS else 1
     args = rest[i + 1:]  # the words after the image
     return shlex.join([entrypoint, *args] if entrypoint else args) or None
+
+
+_SRUN_ARG_FLAGS = frozenset("ABCDGJLMNSTWbcdeimnopqtwx")
+"""srun(1)'s short options that take the next word (`-p gpu`, `-N 1`, `-G 1`, `-w node01`)."""
+_SRUN_BOOLEANS = {"--pty", "--exclusive", "--overlap", "--label", "--unbuffered", "--verbose", "--quiet", "--immediate",
+                  "--kill-on-bad-exit", "--no-kill", "--exact", "--overcommit", "--oversubscribe", "--test-only",
+                  "--disable-status", "--contiguous", "--multi-prog", "--no-allocate", "--preserve-env",
+                  "--reboot", "--spread-job", "--use-min-nodes", "--x11", "--whole"}
+"""srun(1)'s long options that take no value; any other one without `=` takes the next word
+(`--gres gpu:1`, `--time 10`)."""
+
+
+def _srun_command(rest: list[str]) -> str | None:
+    """The command `srun [options] CMD ...` runs on the job's nodes (slurm.schedmd.com/srun.html):
+    `srun -p gpu -N 1 --gres=gpu:1 cat /run/secrets/hf_token`."""
+    i = 0
+    while i < len(rest) and rest[i].startswith("-"):
+        word = rest[i]
+        if word == "--":
+            i += 1
+            break
+        if word.startswith("--"):
+            i += 1 if "=" in word or word in _SRUN_BOOLEANS else 2
+        else:
+            i += 2 if len(word) == 2 and word[1] in _SRUN_ARG_FLAGS else 1
+    return shlex.join(rest[i:]) or None
 
 
 _COMPOSE_ARG_FLAGS = {"-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory",
