@@ -16,7 +16,8 @@ inside `$(...)` (`TOKEN=$(vault kv get -field=token ...)` prints nothing), its o
 redirected (`> file`, `>/dev/null`), and every command it is piped into passes the value on
 (`| base64 -d`, `| jq -r .password`, `| tr -d '\\n'`), not one that consumes it (`| docker login
 --password-stdin`, `| wc -c`, `| sha256sum`). `echo "$(...)"` of one prints it, and so does a
-command that runs one elsewhere (`ssh gpu02 cat /run/secrets/hf_token`, `docker exec vllm ...`).
+command that runs one elsewhere (`ssh gpu02 cat /run/secrets/hf_token`, `docker exec vllm ...`,
+`docker run --rm -e HF_TOKEN IMAGE printenv HF_TOKEN`).
 A secret also reaches a command that passes it on as a file or on its standard input (`diff
 <(vault ...) <(vault ...)`, `tr -d '\\n' < /run/secrets/hf_token`, `base64 -d <<< "$TOKEN"`, an
 unquoted heredoc's `$(...)`), and a shell runs a heredoc's body as its script. A variable named
@@ -29,7 +30,7 @@ import re
 import shlex
 
 from spec_debug.redact import is_secret_name
-from spec_debug.shell_split import complete_shell_words, heredocs
+from spec_debug.shell_split import complete_shell_words, heredocs, redirection
 
 _GATE = ("secret", "ssm", "vault", "output", "jq", "yq", "bao", "token", "key", "pass", "pwd", "op", "bw", "pat",
          "SECRET", "TOKEN", "KEY", "PASS", "PWD", "PAT", "Secret", "Token", "Key", "Pass")
@@ -277,7 +278,7 @@ def _pipelines(tokens: list[_Token]):
             i += 1
             continue
         if is_op:  # a redirection, then its file
-            fd = words.pop() if words and words[-1] in ("0", "1", "2") else ""
+            fd, token = redirection(token)  # `2>/dev/null`: the splitter's one operator, "2>"
             if ">" in token and fd in ("", "1"):  # the standard output to a file, /dev/null, stderr
                 redirected = redirected or not (token == ">&" and tokens[i + 1:i + 2] == [("1", False)])
             if _opens_substitution(tokens, i + 1):  # `< <(vault ...)`, `<<< $(vault ...)`
@@ -418,7 +419,8 @@ _DOCKER_EXEC_ARG_FLAGS = {"-e", "--env", "-u", "--user", "-w", "--workdir", "--e
 def _inner_command(words: list[str]) -> str | None:
     """The command that ``words`` runs elsewhere, its output still on this step's stdout: `bash -c
     'vault kv get -field=x ...'`, `ssh gpu02 cat /run/secrets/hf_token`, `docker exec vllm cat
-    /run/secrets/hf_token`, `kubectl exec pod -- cat ...`; None for any other command."""
+    /run/secrets/hf_token`, `docker run --rm IMAGE printenv HF_TOKEN`, `kubectl exec pod -- cat ...`;
+    None for any other command."""
     name, rest = words[0], words[1:]
     if name in ("bash", "sh", "dash", "zsh"):
         for i, word in enumerate(rest[:-1]):
@@ -433,15 +435,79 @@ def _inner_command(words: list[str]) -> str | None:
     if name in ("docker", "podman", "nerdctl", "docker-compose", "podman-compose"):
         i = _exec_at(name, rest)
         if i is None:
-            return None
+            run_at = 2 if rest[:2] == ["container", "run"] else 1 if rest[:1] == ["run"] else None
+            return _run_command(rest, run_at) if run_at is not None and name in ("docker", "podman", "nerdctl") else None
         while i < len(rest) and rest[i].startswith("-"):
             i += 2 if rest[i] in _DOCKER_EXEC_ARG_FLAGS else 1
         return shlex.join(rest[i + 1:]) or None
     if name == "su" or name == "gcloud" and rest[:2] == ["compute", "ssh"]:  # `su - app -c CMD`, `--command CMD`
         return _option(rest, "--command") if name == "gcloud" else _option(rest, "-c", "--command")
+    if name == "srun":  # Slurm: the command on the job's nodes, its output this step's
+        return _srun_command(rest)
     if name in ("kubectl", "oc") and "exec" in rest and "--" in rest:
         return shlex.join(rest[rest.index("--") + 1:]) or None
     return None
+
+
+_DOCKER_RUN_ARG_FLAGS = {
+    "-a", "--attach", "--add-host", "--annotation", "--blkio-weight", "--blkio-weight-device", "--cap-add", "--cap-drop",
+    "--cgroup-parent", "--cgroupns", "--cidfile", "-c", "--cpu-shares", "--cpu-period", "--cpu-quota", "--cpus",
+    "--cpuset-cpus", "--cpuset-mems", "--detach-keys", "--device", "--device-cgroup-rule", "--dns", "--dns-option",
+    "--dns-search", "--domainname", "--entrypoint", "-e", "--env", "--env-file", "--expose", "--gpus", "--group-add",
+    "--health-cmd", "--health-interval", "--health-retries", "--health-start-period", "--health-timeout", "-h",
+    "--hostname", "--ip", "--ip6", "--ipc", "--isolation", "-l", "--label", "--label-file", "--link", "--log-driver",
+    "--log-opt", "--mac-address", "-m", "--memory", "--memory-reservation", "--memory-swap", "--memory-swappiness",
+    "--mount", "--name", "--network", "--net", "--network-alias", "--oom-score-adj", "--pid", "--pids-limit",
+    "--platform", "-p", "--publish", "--pull", "--restart", "--runtime", "--security-opt", "--shm-size",
+    "--stop-signal", "--stop-timeout", "--storage-opt", "--sysctl", "--tmpfs", "-u", "--user", "--userns", "--uts",
+    "-v", "--volume", "--volume-driver", "--volumes-from", "-w", "--workdir", "--ulimit"}
+"""`docker run`'s options that take the next word (docs.docker.com/reference/cli/docker/container/run;
+podman's and nerdctl's the same): `-e HF_TOKEN`, `-v /models:/models`, `--gpus all`, `--shm-size 16g`."""
+
+
+def _run_command(rest: list[str], at: int) -> str | None:
+    """The command a `docker run` (its options from ``rest[at]``) runs in its new container, its
+    `--entrypoint` first (`docker run --rm -e HF_TOKEN lmsysorg/sglang printenv HF_TOKEN`: the
+    container's output is this step's); None for one that runs detached (`-d`: the container's id
+    is what it prints)."""
+    i, entrypoint = at, None
+    while i < len(rest) and rest[i].startswith("-"):
+        word = rest[i]
+        if word in ("-d", "--detach") or not word.startswith("--") and word[1:].isalpha() and "d" in word[1:]:
+            return None  # -d, -itd, -dit
+        if word == "--entrypoint" and i + 1 < len(rest):
+            entrypoint = rest[i + 1]
+        elif word.startswith("--entrypoint="):
+            entrypoint = word.split("=", 1)[1]
+        i += 2 if word in _DOCKER_RUN_ARG_FLAGS else 1
+    args = rest[i + 1:]  # the words after the image
+    return shlex.join([entrypoint, *args] if entrypoint else args) or None
+
+
+_SRUN_ARG_FLAGS = frozenset("ABCDGJLMNSTWbcdeimnopqtwx")
+"""srun(1)'s short options that take the next word (`-p gpu`, `-N 1`, `-G 1`, `-w node01`)."""
+_SRUN_BOOLEANS = {"--pty", "--exclusive", "--overlap", "--label", "--unbuffered", "--verbose", "--quiet", "--immediate",
+                  "--kill-on-bad-exit", "--no-kill", "--exact", "--overcommit", "--oversubscribe", "--test-only",
+                  "--disable-status", "--contiguous", "--multi-prog", "--no-allocate", "--preserve-env",
+                  "--reboot", "--spread-job", "--use-min-nodes", "--x11", "--whole"}
+"""srun(1)'s long options that take no value; any other one without `=` takes the next word
+(`--gres gpu:1`, `--time 10`)."""
+
+
+def _srun_command(rest: list[str]) -> str | None:
+    """The command `srun [options] CMD ...` runs on the job's nodes (slurm.schedmd.com/srun.html):
+    `srun -p gpu -N 1 --gres=gpu:1 cat /run/secrets/hf_token`."""
+    i = 0
+    while i < len(rest) and rest[i].startswith("-"):
+        word = rest[i]
+        if word == "--":
+            i += 1
+            break
+        if word.startswith("--"):
+            i += 1 if "=" in word or word in _SRUN_BOOLEANS else 2
+        else:
+            i += 2 if len(word) == 2 and word[1] in _SRUN_ARG_FLAGS else 1
+    return shlex.join(rest[i:]) or None
 
 
 _COMPOSE_ARG_FLAGS = {"-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory",
@@ -492,6 +558,10 @@ def _secret_file(path: str) -> bool:
     ca.crt or namespace."""
     if path.startswith(("/run/secrets/", "/var/run/secrets/")):
         return not path.endswith(("/ca.crt", "/namespace"))
+    if path.endswith(("/.pgpass", "/pgpass.conf")) or path in (".pgpass", "pgpass.conf"):
+        # PostgreSQL's password file: `host:port:database:user:password` lines (postgresql.org/docs,
+        # "The Password File"; pgpass.conf on Windows), no name before the password for a pattern
+        return True
     base = path.rsplit("/", 1)[-1].lstrip(".")
     stem = base.rsplit(".", 1)[0] if "." in base else base
     return path != "/etc/passwd" and bool(stem) and is_secret_name(stem)
@@ -530,12 +600,26 @@ _QUERY_LAST_FIELD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)[^A-Za-z0-9_]*$").searc
 def _az(words: list[str]) -> bool:
     # learn.microsoft.com/cli/azure/keyvault/secret: `show` returns the secret with its `value`;
     # `-o` json (the default), jsonc, yaml, yamlc, table, tsv, none.
+    query, output = _option(words, "--query"), _option(words, "--output", "-o")
+    if query is not None and _az_lists_keys(words):
+        # `az storage account keys list -g rg -n acct --query [0].value -o tsv`: the key alone, no
+        # name before it (the whole list is keyName/permissions/value, which redact.py reads)
+        field = _QUERY_LAST_FIELD(query)
+        return field is not None and (field.group(1) == "value" or field.group(1).lower().endswith("key")
+                                      or is_secret_name(field.group(1)))
     if not ("keyvault" in words and "secret" in words and "show" in words):
         return False
-    query, output = _option(words, "--query"), _option(words, "--output", "-o")
     if query is not None:
         return "value" in query
     return output in ("tsv", "table")
+
+
+def _az_lists_keys(words: list[str]) -> bool:
+    """An az command that returns a resource's access keys or credentials: `storage account keys
+    list`, `cosmosdb keys list`, `cognitiveservices account keys list`, `redis list-keys`, `acr
+    credential show` (learn.microsoft.com/cli/azure: each a list of key names and values)."""
+    return "keys" in words and ("list" in words or "show" in words) or "list-keys" in words or (
+        "credential" in words and "show" in words)
 
 
 def _gcloud(words: list[str]) -> bool:

@@ -17,7 +17,16 @@ from collections.abc import Iterator
 _OPERATOR_CHARS = ";&|<>()\n"
 _JOINING = ";&|<>"
 """Operator characters that join the one before them into one operator (``&&``, ``2>&1``'s
-``>&``, ``&>>``, ``|&``); ``(``, ``)`` and a new line stand alone."""
+``2>&``, ``&>>``, ``|&``); ``(``, ``)`` and a new line stand alone. A redirection's file
+descriptor, written right before it, is part of it (``2>``, ``2>>``, ``0<``): :func:`redirection`
+reads the two apart."""
+
+
+def redirection(op: str) -> tuple[str, str]:
+    """A redirection operator's file descriptor ("" where none is written) and its operator:
+    ``("2", ">&")`` for ``2>&``, ``("", ">")`` for ``>``."""
+    op_at = len(op) - len(op.lstrip("0123456789"))
+    return op[:op_at], op[op_at:]
 
 
 def shell_words(text: str) -> list[tuple[str, bool]]:
@@ -55,6 +64,13 @@ def _scan(text: str) -> tuple[list[tuple[str, bool]], bool]:
         elif ch in "'\"":
             quote, has_word = ch, True
         elif ch in " \t\r" or ch in _OPERATOR_CHARS:
+            if ch in "<>" and word and not has_word and "".join(word).isdigit():
+                # `2>&1`, `2>/dev/null`, `0< in`: a number right before a redirection, unquoted,
+                # is the file descriptor it redirects, part of the operator (bash(1), REDIRECTION);
+                # `cut -f 2 > out` and `"2">x` keep the 2 a word
+                out.append(("".join(word) + ch, True))
+                word, after_space = [], False
+                continue
             if has_word or word:
                 out.append(("".join(word), False))
                 word, has_word = [], False

@@ -133,7 +133,8 @@ _PYTHON = re.compile(r"python[\d.]*")
 
 def _python_reads_stdin(argv: list[str], delimiters: set[str]) -> bool:
     """``python3 -`` or ``python3`` with no script: the program is what stdin (a heredoc) holds
-    (the argv keeps a heredoc's delimiter word: ``python3 <<'PY'`` is ``['python3', 'PY']``)."""
+    (a heredoc's delimiter word, a redirection's file, is no argument: ``python3 <<'PY'`` is
+    ``['python3']``; ``delimiters`` are left out as well)."""
     operands = [a for a in argv[1:] if (not a.startswith("-") or a == "-") and a not in delimiters]
     return not operands or operands[0] == "-" and "-c" not in argv and "-m" not in argv
 

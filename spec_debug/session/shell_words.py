@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from spec_debug.shell_split import heredocs
+from spec_debug.shell_split import heredocs, redirection
 from spec_debug.shell_split import shell_words as _shell_words
 
 def _without_heredoc_bodies(text: str) -> str:
@@ -95,10 +95,11 @@ def ssh_reads_local_file(command: str) -> bool:
     words = _shell_words(_without_heredoc_bodies(command))
     in_ssh = False
     for k, (word, is_op) in enumerate(words):
-        if is_op and word in ("<", "0<") and in_ssh and k + 1 < len(words) and not words[k + 1][1]:
+        fd, word = redirection(word) if is_op else ("", word)  # `2>&1`, `0<`: the descriptor is the operator's
+        if is_op and word == "<" and fd in ("", "0") and in_ssh and k + 1 < len(words) and not words[k + 1][1]:
             if not words[k + 1][0].startswith("/dev/"):
                 return True
-        elif is_op and word not in ("<", ">", ">>", ">&", "<&", "&>", "<>"):
+        elif is_op and word not in ("<", ">", ">>", ">&", "<&", "&>", "&>>", "<>"):
             in_ssh = False  # ; | && || & ( ): the next command
         elif not is_op and not in_ssh and word.rsplit("/", 1)[-1] == "ssh":
             in_ssh = True
@@ -117,12 +118,16 @@ def _simple_command(words: list[tuple[str, bool]], i: int) -> list[str]:
     argv = []
     # by index: a slice per command copied the rest of the words (a 40,000-line script a shell
     # reads from a heredoc, which changes_host reads, took 10 s)
+    target = False
     for j in range(i, len(words)):
         word, is_op = words[j]
         if is_op and word in SEPARATORS:
             break
-        if not is_op:
+        if not is_op and not target:
             argv.append(word)
+        # a redirection's file is no argument: `python3 <<'PY' 2>&1` runs python3 on its stdin
+        # (its argv was ['python3', 'PY', '1'], a script named "1" to the readers)
+        target = is_op
     while argv:
         head = argv[0].rsplit("/", 1)[-1]
         if re.fullmatch(r"[A-Za-z_]\w*=.*", argv[0]):
@@ -165,7 +170,7 @@ def pipelines_backgrounded(command: str) -> list[tuple[list[list[str]], bool]]:
             if word not in ("|", "|&") and pipeline:
                 out.append((pipeline, word == "&"))
                 pipeline = []
-        redirected = word not in SEPARATORS and ">" in word or word in ("<", "<<", "<<<")
+        redirected = word not in SEPARATORS and (">" in word or redirection(word)[1] in ("<", "<<", "<<<"))
     if argv:
         pipeline.append(argv)
     if pipeline:
