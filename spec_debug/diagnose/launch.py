@@ -37,7 +37,7 @@ from spec_debug.eagle3.engines import (SGLANG_EAGLE3, VLLM_EAGLE3, capture_failu
                                       speculators_flag, version_key, vllm_refused_target,
                                       VLLM_NO_EAGLE3_INTERFACE, vllm_no_interface_fix, vllm_no_interface_reason,
                                       vllm_interface_late, vllm_late_interface_failure)
-from spec_debug.probes.launch_flags import SPECULATIVE_FLAG, cmdline_argv, plain_typography
+from spec_debug.probes.launch_flags import SPECULATIVE_FLAG, cmdline_argv, listed_serve_at, plain_typography
 
 EngineName = Literal["sglang", "vllm"]
 
@@ -2441,11 +2441,6 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
     return cfg
 
 
-# The interpreter the kernel starts for a Python console script (its `#!` line): a `ps` line or
-# /proc/PID/cmdline of `vllm serve` shows it before the script's full path (_typed_console_script).
-_PYTHON_INTERPRETER = re.compile(r"(\S*/)?python(\d+(\.\d+)*)?")
-
-
 def _listed_model_words_joined(argv: list[str], start: int) -> list[str]:
     """`/usr/bin/python3 /usr/local/bin/vllm serve /mnt/f/AI/AI Models/Qwen3-8B --port 8000`: the
     argv of a running server as `ps -o args` (or `tr '\\0' ' ' < /proc/PID/cmdline`) prints it,
@@ -2455,9 +2450,7 @@ def _listed_model_words_joined(argv: list[str], start: int) -> list[str]:
     argv held two positionals would have exited at startup ('unrecognized arguments',
     _refuse_second_positional) and left no process to list: the words up to the first flag are
     the one model path. Was: refused as a second positional, a running server said not to start."""
-    if getattr(argv, "call", None) or not (start >= 3 and start < len(argv) and argv[start - 1] == "serve"
-            and str(argv[start - 2]).startswith("/") and str(argv[start - 2]).rsplit("/", 1)[-1] == "vllm"
-            and _PYTHON_INTERPRETER.fullmatch(str(argv[start - 3]))):
+    if getattr(argv, "call", None) or not (start < len(argv) and listed_serve_at(argv, start - 1)):
         return argv
     words = list(itertools.takewhile(lambda word: not str(word).startswith("-"), argv[start:]))
     if len(words) < 2 or any(_EXPANDED_FLAGS.search(str(word)) for word in words):

@@ -149,6 +149,16 @@ def model_refs(argv: list[str]) -> list[str]:
 _INTERPRETER = re.compile(r"(\S*/)?python(\d+(\.\d+)*)?")
 
 
+def listed_serve_at(argv: list[str], i: int) -> bool:
+    """Whether ``argv[i]`` is the `serve` of a process listing's `vllm serve`: the interpreter,
+    then the console script's full path (`/usr/bin/python3 /usr/local/bin/vllm serve ...`), as
+    `ps -o args` or /proc/PID/cmdline show a running server (the kernel puts the interpreter
+    before the script: execve(2), "Interpreter scripts"); no one types it so. One rule for this
+    probe and the controller's reading (spec_debug.diagnose.launch `_listed_model_words_joined`)."""
+    return (2 <= i < len(argv) and str(argv[i]) == "serve" and str(argv[i - 1]).startswith("/")
+            and str(argv[i - 1]).rsplit("/", 1)[-1] == "vllm" and _INTERPRETER.fullmatch(str(argv[i - 2])) is not None)
+
+
 def _listed_model_path(argv: list[str]) -> str | None:
     """The model path of a `ps` line of `vllm serve` whose path holds a space: `/usr/bin/python3
     /usr/local/bin/vllm serve /mnt/AI Models/Qwen3-8B --port 8000` (ps joins the argv words by
@@ -156,8 +166,7 @@ def _listed_model_path(argv: list[str]) -> str | None:
     reads it, spec_debug.diagnose.launch `_listed_model_words_joined`): the words up to the
     first flag, joined."""
     for i in range(2, len(argv) - 1):
-        if argv[i] == "serve" and argv[i - 1].startswith("/") and argv[i - 1].rsplit("/", 1)[-1] == "vllm" and (
-                _INTERPRETER.fullmatch(argv[i - 2])):
+        if listed_serve_at(argv, i):
             words = []
             for word in argv[i + 1:]:
                 if word.startswith("-"):
